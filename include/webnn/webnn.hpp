@@ -1,0 +1,324 @@
+// webnn-cpp public C++ API: the W3C WebNN interfaces (ML, MLContext, MLGraphBuilder, MLOperand,
+// MLGraph, MLTensor) with the spec's names in snake_case.
+//
+// Differences from the IDL, all forced by C++:
+// - Promises become std::future (read_tensor) or synchronous calls that throw webnn::Error
+//   (create_context, build, create_tensor return at once; their work is ordered on the context
+//   timeline exactly as the spec orders it).
+// - Buffers are std::span<const std::byte>.
+#pragma once
+
+#include <cstddef>
+#include <future>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "webnn/types.hpp"
+
+namespace webnn {
+
+struct Graph;  // the IR (src/graph/graph.hpp); opaque here
+class GraphBuilder;
+
+namespace detail {
+struct ContextImpl;
+struct TensorImpl;
+struct GraphImpl;
+struct BuilderImpl;
+}  // namespace detail
+
+class MLContext;
+class MLGraph;
+class MLTensor;
+class MLOperand;
+
+// spec: #enumdef-mlpowerpreference. Layout and rounding enums are the spec's strings in the
+// options below ("nchw", "oihw", "floor"); an unknown string is a TypeError.
+enum class PowerPreference : uint8_t { kDefault, kHighPerformance, kLowPower };
+
+// spec: #dictdef-mlcontextoptions, plus our own backend choice and thread count.
+struct MLContextOptions {
+  PowerPreference power_preference = PowerPreference::kDefault;
+  bool accelerated = true;
+  std::string backend;  // "" = best available; "reference"
+  int num_threads = 0;  // 0 = backend default
+};
+
+struct MLContextLostInfo {
+  std::string message;
+};
+
+// spec: #dictdef-mltensordescriptor
+struct MLTensorDescriptor {
+  DataType data_type = DataType::kFloat32;
+  Shape shape;
+  bool readable = false;
+  bool writable = false;
+};
+
+// spec: #dictdef-mlrankrange, #dictdef-mltensorlimits
+struct MLRankRange {
+  uint32_t min = 0;
+  uint32_t max = 0;
+};
+struct MLTensorLimits {
+  std::vector<DataType> data_types;
+  MLRankRange rank_range;
+};
+
+// spec: #dictdef-mlopsupportlimits. Per-op members are keyed by the spec's method name and then
+// by operand name, as the spec's MLXxxSupportLimits dictionaries are: ops["conv2d"]["filter"].
+struct MLOpSupportLimits {
+  std::string preferred_input_layout;  // "nchw" or "nhwc"
+  uint64_t max_tensor_byte_length = 0;
+  MLTensorLimits input;
+  MLTensorLimits constant;
+  MLTensorLimits output;
+  std::map<std::string, std::map<std::string, MLTensorLimits>> ops;
+};
+
+// A host-side tensor: descriptor plus bytes. Used by the compute() convenience.
+struct HostTensor {
+  OperandDescriptor desc;
+  std::vector<std::byte> data;
+};
+using NamedHostTensors = std::map<std::string, HostTensor>;
+
+// ---- MLTensor ----
+class MLTensor {
+ public:
+  MLTensor() = default;
+  DataType data_type() const;
+  const Shape& shape() const;
+  bool readable() const;
+  bool writable() const;
+  bool constant() const;
+  bool is_destroyed() const;
+  // spec: #api-mltensor-destroy. Pending reads are rejected with AbortError.
+  void destroy();
+  explicit operator bool() const { return impl_ != nullptr; }
+  friend bool operator==(const MLTensor& a, const MLTensor& b) { return a.impl_ == b.impl_; }
+
+ private:
+  friend class MLContext;
+  friend class MLGraphBuilder;
+  friend struct detail::ContextImpl;
+  explicit MLTensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<detail::TensorImpl> impl_;
+};
+using MLNamedTensors = std::map<std::string, MLTensor>;
+
+// ---- MLGraph ----
+class MLGraph {
+ public:
+  MLGraph() = default;
+  const std::map<std::string, OperandDescriptor>& input_descriptors() const;
+  const std::map<std::string, OperandDescriptor>& output_descriptors() const;
+  // spec: #api-mlgraph-destroy
+  void destroy();
+  bool is_destroyed() const;
+  // The immutable IR the graph was built from (for saving, export and inspection).
+  std::shared_ptr<const Graph> ir() const;
+  // Where each operation runs, in IR order.
+  std::vector<std::string> placement() const;
+  explicit operator bool() const { return impl_ != nullptr; }
+
+ private:
+  friend class MLContext;
+  friend class MLGraphBuilder;
+  friend struct detail::ContextImpl;
+  explicit MLGraph(std::shared_ptr<detail::GraphImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<detail::GraphImpl> impl_;
+};
+
+// ---- MLContext ----
+class MLContext {
+ public:
+  MLContext() = default;
+
+  // spec: #api-mlcontext-dispatch. Returns at once; the compute runs on the context timeline.
+  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  // spec: #api-mlcontext-createtensor. Returns at once; the allocation is ordered on the timeline.
+  MLTensor create_tensor(const MLTensorDescriptor& descriptor);
+  // spec: #api-mlcontext-createconstanttensor
+  MLTensor create_constant_tensor(const OperandDescriptor& descriptor, std::span<const std::byte> data);
+  // spec: #api-mlcontext-readtensor. The future holds the bytes or throws webnn::Error.
+  std::future<std::vector<std::byte>> read_tensor(const MLTensor& tensor);
+  // spec: #api-mlcontext-readtensor-byob. `out` must stay valid until the future is ready.
+  std::future<void> read_tensor(const MLTensor& tensor, std::span<std::byte> out);
+  // spec: #api-mlcontext-writetensor. The bytes are copied before it returns.
+  void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
+  // spec: #api-mlcontext-opsupportlimits
+  MLOpSupportLimits op_support_limits() const;
+  // spec: #api-mlcontext-destroy
+  void destroy();
+  bool accelerated() const;
+  PowerPreference power_preference() const;
+  // spec: #dom-mlcontext-lost. Ready once the context is lost (destroyed).
+  std::shared_future<MLContextLostInfo> lost() const;
+  bool is_lost() const;
+
+  // Compiles an IR graph (for example one loaded from a graph file) for this context.
+  MLGraph build_graph(std::shared_ptr<const Graph> graph);
+  // Convenience: writes `inputs`, runs `graph` and reads every output, on the same timeline.
+  NamedHostTensors compute(const MLGraph& graph, const NamedHostTensors& inputs);
+  // The backend this context runs on ("reference", ...).
+  std::string backend_name() const;
+  int num_threads() const;
+
+  explicit operator bool() const { return impl_ != nullptr; }
+  friend bool operator==(const MLContext& a, const MLContext& b) { return a.impl_ == b.impl_; }
+
+ private:
+  friend class ML;
+  friend class MLGraphBuilder;
+  explicit MLContext(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
+  std::shared_ptr<detail::ContextImpl> impl_;
+};
+
+// spec: #api-ml
+class ML {
+ public:
+  // spec: #api-ml-createcontext. Throws NotSupportedError when no backend fits the options.
+  static MLContext create_context(const MLContextOptions& options = {});
+};
+
+// ---- MLOperand ----
+class MLOperand {
+ public:
+  MLOperand() = default;
+  DataType data_type() const;
+  const Shape& shape() const;
+  uint32_t id() const { return id_; }
+  explicit operator bool() const { return builder_ != nullptr; }
+
+ private:
+  friend class MLGraphBuilder;
+  MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
+  std::shared_ptr<detail::BuilderImpl> builder_;
+  uint32_t id_ = 0;
+};
+using MLNamedOperands = std::map<std::string, MLOperand>;
+
+// ---- Options dictionaries (spec names in snake_case) ----
+struct MLOperatorOptions {
+  std::string label;
+};
+struct MLClampOptions : MLOperatorOptions {
+  std::optional<Number> min_value;
+  std::optional<Number> max_value;
+};
+struct MLConv2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> padding;
+  std::optional<std::vector<uint32_t>> strides;
+  std::optional<std::vector<uint32_t>> dilations;
+  uint32_t groups = 1;
+  std::string input_layout = "nchw";
+  std::string filter_layout = "oihw";
+  std::optional<MLOperand> bias;
+};
+struct MLPool2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> window_dimensions;
+  std::optional<std::vector<uint32_t>> padding;
+  std::optional<std::vector<uint32_t>> strides;
+  std::optional<std::vector<uint32_t>> dilations;
+  std::string layout = "nchw";
+  std::string rounding_type = "floor";
+  std::optional<std::vector<uint32_t>> output_sizes;
+};
+struct MLGemmOptions : MLOperatorOptions {
+  std::optional<MLOperand> c;
+  double alpha = 1.0;
+  double beta = 1.0;
+  bool a_transpose = false;
+  bool b_transpose = false;
+};
+struct MLLayerNormalizationOptions : MLOperatorOptions {
+  std::optional<MLOperand> scale;
+  std::optional<MLOperand> bias;
+  std::optional<std::vector<uint32_t>> axes;
+  double epsilon = 1e-5;
+};
+struct MLReduceOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> axes;
+  bool keep_dimensions = false;
+};
+struct MLTransposeOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> permutation;
+};
+struct MLSplitOptions : MLOperatorOptions {
+  uint32_t axis = 0;
+};
+struct MLSliceOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> strides;
+};
+
+// ---- MLGraphBuilder ----
+// Every method validates as the spec's algorithm says and throws webnn::Error (TypeError unless
+// the spec names another kind) with a message naming the op, the argument and the rule. A failed
+// call leaves the builder unchanged.
+class MLGraphBuilder {
+ public:
+  // spec: #api-mlgraphbuilder-constructor. Throws InvalidStateError if the context is lost.
+  explicit MLGraphBuilder(const MLContext& context);
+
+  MLOperand input(const std::string& name, const OperandDescriptor& descriptor);
+  MLOperand constant(const OperandDescriptor& descriptor, std::span<const std::byte> buffer);
+  MLOperand constant(DataType data_type, Number value);
+  MLOperand constant(const MLTensor& tensor);
+  // spec: #api-mlgraphbuilder-build. One builder builds once.
+  MLGraph build(const MLNamedOperands& outputs);
+
+  // Element-wise binary
+  MLOperand add(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand sub(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand mul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand div(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand max(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand min(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand pow(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  // Element-wise unary and activations
+  MLOperand erf(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand exp(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sqrt(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand relu(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sigmoid(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand tanh(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand gelu(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand clamp(const MLOperand& input, const MLClampOptions& options = {});
+  MLOperand cast(const MLOperand& input, DataType data_type, const MLOperatorOptions& options = {});
+  // Convolution and pooling
+  MLOperand conv2d(const MLOperand& input, const MLOperand& filter, const MLConv2dOptions& options = {});
+  MLOperand average_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand max_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  // Matrix multiplication
+  MLOperand matmul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand gemm(const MLOperand& a, const MLOperand& b, const MLGemmOptions& options = {});
+  // Normalization
+  MLOperand layer_normalization(const MLOperand& input, const MLLayerNormalizationOptions& options = {});
+  MLOperand softmax(const MLOperand& input, uint32_t axis, const MLOperatorOptions& options = {});
+  // Reduction
+  MLOperand reduce_mean(const MLOperand& input, const MLReduceOptions& options = {});
+  // Shape and data movement
+  MLOperand reshape(const MLOperand& input, const std::vector<uint32_t>& new_shape,
+                    const MLOperatorOptions& options = {});
+  MLOperand transpose(const MLOperand& input, const MLTransposeOptions& options = {});
+  MLOperand concat(const std::vector<MLOperand>& inputs, uint32_t axis, const MLOperatorOptions& options = {});
+  std::vector<MLOperand> split(const MLOperand& input, uint32_t splits, const MLSplitOptions& options = {});
+  std::vector<MLOperand> split(const MLOperand& input, const std::vector<uint32_t>& splits,
+                               const MLSplitOptions& options = {});
+  MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts, const std::vector<uint32_t>& sizes,
+                  const MLSliceOptions& options = {});
+
+  // The IR builder underneath (for bindings that add operations generically by op name).
+  GraphBuilder& ir_builder();
+
+ private:
+  std::shared_ptr<detail::BuilderImpl> impl_;
+};
+
+}  // namespace webnn

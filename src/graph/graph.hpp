@@ -1,0 +1,110 @@
+// The graph IR: operands, typed operations in topological order, named inputs and outputs and
+// constant buffers. Immutable once built (held as std::shared_ptr<const Graph>).
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "graph/attributes.hpp"
+#include "webnn/types.hpp"
+
+namespace webnn {
+
+enum class OpKind : uint16_t {
+#define WEBNN_OP(Enum, name, Attrs, family) k##Enum,
+#include "graph/op_table.def"
+#undef WEBNN_OP
+};
+
+inline constexpr size_t kOpKindCount = 0
+#define WEBNN_OP(Enum, name, Attrs, family) +1
+#include "graph/op_table.def"
+#undef WEBNN_OP
+    ;
+
+// The spec's camelCase builder method name ("averagePool2d").
+std::string_view op_name(OpKind kind);
+std::optional<OpKind> parse_op_name(std::string_view name);
+
+// One alternative per distinct attribute struct.
+using Attributes = std::variant<NoAttrs, ClampAttrs, CastAttrs, Conv2dAttrs, Pool2dAttrs, GemmAttrs,
+                                LayerNormalizationAttrs, SoftmaxAttrs, ReduceAttrs, ReshapeAttrs,
+                                TransposeAttrs, ConcatAttrs, SplitAttrs, SliceAttrs>;
+
+// Default-constructed attributes of the struct the op table assigns to `kind`.
+Attributes default_attributes(OpKind kind);
+
+// Read-only bytes shared by reference (a constant's data): an owned vector, a memory-mapped
+// weights file or a constant MLTensor's storage. Never copied after it is made.
+struct BufferRef {
+  std::shared_ptr<const std::byte> data;
+  size_t size = 0;
+  std::span<const std::byte> span() const { return {data.get(), size}; }
+  static BufferRef copy_of(std::span<const std::byte> bytes);
+  static BufferRef adopt(std::vector<std::byte> bytes);
+};
+
+enum class OperandKind : uint8_t { kInput, kConstant, kIntermediate };
+
+struct Operand {
+  OperandDescriptor desc;
+  OperandKind kind = OperandKind::kIntermediate;
+  // Inputs: the input name. Constants and intermediates: the name from a graph file, or empty.
+  std::string name;
+  // Constants: index into Graph::constants.
+  uint32_t constant_index = 0;
+};
+
+struct Operation {
+  OpKind kind = OpKind::kAdd;
+  Attributes attrs;
+  std::vector<OperandId> inputs;   // positional operands in the spec's order
+  std::vector<OperandId> outputs;  // every result in order (split has several)
+  std::string label;               // MLOperatorOptions.label
+};
+
+struct NamedOperand {
+  std::string name;
+  OperandId operand = 0;
+};
+
+struct Graph {
+  std::string name;
+  std::vector<Operand> operands;
+  std::vector<Operation> operations;  // topological order
+  std::vector<NamedOperand> inputs;
+  std::vector<NamedOperand> outputs;
+  std::vector<BufferRef> constants;
+
+  const OperandDescriptor& desc(OperandId id) const { return operands[id].desc; }
+  const BufferRef& constant_data(OperandId id) const { return constants[operands[id].constant_index]; }
+  uint64_t constant_bytes() const;
+};
+
+// Calls fn(OperandId) for every operand `op` reads: positional inputs, then operand-valued
+// attributes in declaration order.
+template <class Fn>
+void for_each_input(const Operation& op, Fn&& fn) {
+  for (OperandId id : op.inputs) fn(id);
+  std::visit(
+      [&](const auto& attrs) {
+        using A = std::decay_t<decltype(attrs)>;
+        A::fields(attrs, [&](std::string_view, const auto& field) {
+          using F = std::decay_t<decltype(field)>;
+          if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {
+            if (field) fn(field->id);
+          }
+        });
+      },
+      op.attrs);
+}
+
+// A "name [label]" string for error messages about an operation.
+std::string describe(const Operation& op);
+
+}  // namespace webnn
