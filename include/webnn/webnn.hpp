@@ -92,6 +92,9 @@ using NamedHostTensors = std::map<std::string, HostTensor>;
 class MLTensor {
  public:
   MLTensor() = default;
+  // Internal: handles are made by the library.
+  explicit MLTensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::TensorImpl>& impl() const { return impl_; }
   DataType data_type() const;
   const Shape& shape() const;
   bool readable() const;
@@ -107,7 +110,6 @@ class MLTensor {
   friend class MLContext;
   friend class MLGraphBuilder;
   friend struct detail::ContextImpl;
-  explicit MLTensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<detail::TensorImpl> impl_;
 };
 using MLNamedTensors = std::map<std::string, MLTensor>;
@@ -116,6 +118,9 @@ using MLNamedTensors = std::map<std::string, MLTensor>;
 class MLGraph {
  public:
   MLGraph() = default;
+  // Internal: handles are made by the library.
+  explicit MLGraph(std::shared_ptr<detail::GraphImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::GraphImpl>& impl() const { return impl_; }
   const std::map<std::string, OperandDescriptor>& input_descriptors() const;
   const std::map<std::string, OperandDescriptor>& output_descriptors() const;
   // spec: #api-mlgraph-destroy
@@ -131,7 +136,6 @@ class MLGraph {
   friend class MLContext;
   friend class MLGraphBuilder;
   friend struct detail::ContextImpl;
-  explicit MLGraph(std::shared_ptr<detail::GraphImpl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<detail::GraphImpl> impl_;
 };
 
@@ -139,6 +143,9 @@ class MLGraph {
 class MLContext {
  public:
   MLContext() = default;
+  // Internal: handles are made by the library.
+  explicit MLContext(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
+  const std::shared_ptr<detail::ContextImpl>& impl() const { return impl_; }
 
   // spec: #api-mlcontext-dispatch. Returns at once; the compute runs on the context timeline.
   void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
@@ -176,7 +183,6 @@ class MLContext {
  private:
   friend class ML;
   friend class MLGraphBuilder;
-  explicit MLContext(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
   std::shared_ptr<detail::ContextImpl> impl_;
 };
 
@@ -191,6 +197,9 @@ class ML {
 class MLOperand {
  public:
   MLOperand() = default;
+  // Internal: operands are made by MLGraphBuilder.
+  MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
+  const std::shared_ptr<detail::BuilderImpl>& builder() const { return builder_; }
   DataType data_type() const;
   const Shape& shape() const;
   uint32_t id() const { return id_; }
@@ -198,7 +207,6 @@ class MLOperand {
 
  private:
   friend class MLGraphBuilder;
-  MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
   std::shared_ptr<detail::BuilderImpl> builder_;
   uint32_t id_ = 0;
 };
