@@ -1,0 +1,159 @@
+#include "conformance/tolerance.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <string_view>
+
+#include "core/dispatch.hpp"
+
+namespace webnn::conformance {
+
+namespace {
+
+Tolerance ulp(double n) { return {Tolerance::Kind::kUlp, n}; }
+Tolerance atol(double v) { return {Tolerance::Kind::kAtol, v}; }
+
+// Height and width of a conv2d filter according to its layout.
+std::pair<uint32_t, uint32_t> filter_hw(const Shape& s, Conv2dFilterLayout layout) {
+  switch (layout) {
+    case Conv2dFilterLayout::kOihw: return {s[2], s[3]};
+    case Conv2dFilterLayout::kHwio: return {s[0], s[1]};
+    case Conv2dFilterLayout::kOhwi:
+    case Conv2dFilterLayout::kIhwo: return {s[1], s[2]};
+  }
+  return {1, 1};
+}
+
+uint64_t reduced_count(const Shape& input, const OptionalDims& axes) {
+  uint64_t n = 1;
+  if (!axes) {
+    for (uint32_t d : input) n *= d;
+  } else {
+    for (uint32_t a : *axes)
+      if (a < input.size()) n *= input[a];
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string Tolerance::to_string() const {
+  return (kind == Kind::kUlp ? std::to_string(static_cast<long long>(value)) + " ULP" : "ATOL " + std::to_string(value));
+}
+
+// The WPT rules, per op (float32 | float16 where they differ).
+Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) {
+  const bool f16 = type == DataType::kFloat16;
+  auto in_shape = [&](size_t i) -> const Shape& { return graph.desc(op.inputs.at(i)).shape; };
+  switch (op.kind) {
+    case OpKind::kRelu:
+    case OpKind::kClamp:
+    case OpKind::kConcat:
+    case OpKind::kMax:
+    case OpKind::kMin:
+    case OpKind::kMaxPool2d:
+    case OpKind::kReshape:
+    case OpKind::kSlice:
+    case OpKind::kSplit:
+    case OpKind::kTranspose:
+    case OpKind::kCast: return ulp(0);
+    case OpKind::kAdd:
+    case OpKind::kSub:
+    case OpKind::kMul:
+    case OpKind::kSqrt: return ulp(1);
+    case OpKind::kDiv: return ulp(2);
+    case OpKind::kExp: return ulp(f16 ? 1 : 32);
+    case OpKind::kPow: return ulp(f16 ? 2 : 32);
+    case OpKind::kSigmoid: return ulp(f16 ? 3 : 34);
+    case OpKind::kErf:
+    case OpKind::kTanh:
+    case OpKind::kGelu:
+    case OpKind::kLayerNormalization: return atol(f16 ? 1.0 / 512 : 1.0 / 1024);
+    case OpKind::kConv2d: {
+      const auto& a = std::get<Conv2dAttrs>(op.attrs);
+      const Shape& in = in_shape(0);
+      uint32_t channels = a.input_layout == InputLayout::kNchw ? in[1] : in[3];
+      auto [fh, fw] = filter_hw(in_shape(1), a.filter_layout);
+      return ulp(2.0 * fh * fw * (channels / a.groups));
+    }
+    case OpKind::kMatmul: return ulp(2.0 * in_shape(0).back());
+    case OpKind::kGemm: {
+      const auto& a = std::get<GemmAttrs>(op.attrs);
+      double k = a.a_transpose ? in_shape(0)[0] : in_shape(0)[1];
+      double n = 2 * k;
+      if (a.alpha != 1) n += 1;
+      if (a.c && a.beta != 0) n += 1;
+      if (a.beta != 1) n += 1;
+      return ulp(n);
+    }
+    case OpKind::kAveragePool2d: {
+      const auto& a = std::get<Pool2dAttrs>(op.attrs);
+      const Shape& in = in_shape(0);
+      double window = a.window_dimensions ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
+                      : a.layout == InputLayout::kNchw ? double(in[2]) * in[3]
+                                                       : double(in[1]) * in[2];
+      return ulp(window + 2);
+    }
+    case OpKind::kSoftmax: return ulp(3.0 * in_shape(0)[std::get<SoftmaxAttrs>(op.attrs).axis] + 3);
+    case OpKind::kReduceMean: return ulp(double(reduced_count(in_shape(0), std::get<ReduceAttrs>(op.attrs).axes)) + 2);
+  }
+  return ulp(0);
+}
+
+namespace {
+
+// Distance in units in the last place, through the order-preserving integer image of the bits.
+int64_t ordered_bits(uint32_t bits) { return (bits & 0x80000000u) ? -int64_t(bits & 0x7fffffffu) : int64_t(bits); }
+int64_t ordered_bits16(uint16_t bits) { return (bits & 0x8000u) ? -int64_t(bits & 0x7fffu) : int64_t(bits); }
+
+template <class T>
+double to_double(const T& v) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return static_cast<float>(v);
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+}  // namespace
+
+std::optional<Mismatch> compare(DataType type, std::span<const std::byte> expected, std::span<const std::byte> actual,
+                                const Tolerance& tolerance) {
+  if (expected.size() != actual.size()) return Mismatch{0, double(expected.size()), double(actual.size()), INFINITY};
+  return visit_type(type, [&]<class T>() -> std::optional<Mismatch> {
+    const size_t count = expected.size() / sizeof(T);
+    for (size_t i = 0; i < count; ++i) {
+      T e, a;
+      std::memcpy(&e, expected.data() + i * sizeof(T), sizeof(T));
+      std::memcpy(&a, actual.data() + i * sizeof(T), sizeof(T));
+      if constexpr (std::is_same_v<T, float> || std::is_same_v<T, Float16>) {
+        double de = to_double(e), da = to_double(a);
+        if (std::isnan(de) || std::isnan(da)) {
+          if (std::isnan(de) && std::isnan(da)) continue;
+          return Mismatch{i, de, da, INFINITY};
+        }
+        if (std::isinf(de) || std::isinf(da)) {
+          if (de == da) continue;
+          return Mismatch{i, de, da, INFINITY};
+        }
+        double distance;
+        if (tolerance.kind == Tolerance::Kind::kAtol) {
+          distance = std::fabs(de - da);
+        } else if constexpr (std::is_same_v<T, float>) {
+          uint32_t be, ba;
+          std::memcpy(&be, &e, 4);
+          std::memcpy(&ba, &a, 4);
+          distance = double(std::llabs(ordered_bits(be) - ordered_bits(ba)));
+        } else {
+          distance = double(std::llabs(ordered_bits16(e.bits) - ordered_bits16(a.bits)));
+        }
+        if (distance > tolerance.value) return Mismatch{i, de, da, distance};
+      } else {
+        if (e != a) return Mismatch{i, to_double(e), to_double(a), INFINITY};
+      }
+    }
+    return std::nullopt;
+  });
+}
+
+}  // namespace webnn::conformance

@@ -1,0 +1,302 @@
+#include "conformance/wpt.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "conformance/tolerance.hpp"
+#include "core/dispatch.hpp"
+#include "formats/formats.hpp"
+#include "graph/graph.hpp"
+#include "webnn/webnn.hpp"
+
+namespace webnn::conformance {
+
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void fail(const std::string& message) { throw_error(ErrorKind::kDataError, message); }
+
+// A WPT number: a JSON number, or a BigInt string "123n" / a digit string (int64/uint64 data).
+struct WptNumber {
+  bool is_integer_text = false;
+  std::string text;
+  double value = 0;
+};
+
+WptNumber parse_number(const json& v) {
+  WptNumber n;
+  if (v.is_number()) {
+    n.value = v.get<double>();
+    if (v.is_number_integer()) {
+      n.is_integer_text = true;
+      n.text = v.dump();
+    }
+    return n;
+  }
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (!s.empty() && s.back() == 'n') s.pop_back();
+    if (s == "Infinity") return {false, "", INFINITY};
+    if (s == "-Infinity") return {false, "", -INFINITY};
+    if (s == "NaN") return {false, "", NAN};
+    n.is_integer_text = true;
+    n.text = s;
+    n.value = std::strtod(s.c_str(), nullptr);
+    return n;
+  }
+  fail("expected a number, got " + v.dump());
+}
+
+template <class T>
+T convert(const WptNumber& n) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return Float16(static_cast<float>(n.value));
+  } else if constexpr (std::is_same_v<T, int64_t>) {
+    return n.is_integer_text ? std::stoll(n.text) : static_cast<int64_t>(n.value);
+  } else if constexpr (std::is_same_v<T, uint64_t>) {
+    return n.is_integer_text ? std::stoull(n.text) : static_cast<uint64_t>(n.value);
+  } else {
+    return static_cast<T>(n.value);
+  }
+}
+
+// The bytes of `data` (a list, or one number filling the whole tensor) as `desc`.
+std::vector<std::byte> tensor_bytes(const json& data, const OperandDescriptor& desc) {
+  const uint64_t count = desc.element_count().value_or(0);
+  std::vector<std::byte> bytes(count * element_size(desc.data_type));
+  visit_type(desc.data_type, [&]<class T>() {
+    auto* out = reinterpret_cast<T*>(bytes.data());
+    if (data.is_array()) {
+      if (data.size() != count)
+        fail("data holds " + std::to_string(data.size()) + " values, shape needs " + std::to_string(count));
+      for (size_t i = 0; i < count; ++i) out[i] = convert<T>(parse_number(data[i]));
+    } else {
+      T v = convert<T>(parse_number(data));
+      std::fill(out, out + count, v);
+    }
+  });
+  return bytes;
+}
+
+OperandDescriptor parse_descriptor(const json& d) {
+  OperandDescriptor desc;
+  auto type = parse_data_type(d.at("dataType").get<std::string>());
+  if (!type) fail("unknown dataType " + d.at("dataType").dump());
+  desc.data_type = *type;
+  desc.shape = d.at("shape").get<Shape>();
+  return desc;
+}
+
+// The names of an op's attribute fields, in declaration order: the positional non-operand
+// arguments of a WPT operator fill them in that order (reshape's newShape, cast's dataType, ...).
+std::vector<std::string> field_names(OpKind kind) {
+  std::vector<std::string> names;
+  std::visit([&](auto& a) { std::decay_t<decltype(a)>::fields(a, [&](std::string_view n, auto&) { names.emplace_back(n); }); },
+             default_attributes(kind));
+  return names;
+}
+
+// WPT option values to webnn-graph JSON: BigInt strings become decimal strings.
+json option_value(const json& v) {
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    if (s.size() > 1 && s.back() == 'n' && (std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-')) {
+      s.pop_back();
+      return s;
+    }
+  }
+  return v;
+}
+
+struct PreparedCase {
+  std::string op;
+  std::string graph_json;
+  NamedHostTensors inputs;
+  std::map<std::string, std::pair<OperandDescriptor, std::vector<std::byte>>> expected;
+};
+
+PreparedCase prepare(const json& test) {
+  PreparedCase c;
+  const json& g = test.at("graph");
+  json doc = {{"format", "webnn-graph-json"}, {"version", 2}, {"inputs", json::object()},
+              {"consts", json::object()},      {"nodes", json::array()}, {"outputs", json::object()}};
+  std::set<std::string> operands;
+  for (const auto& [name, in] : g.at("inputs").items()) {
+    OperandDescriptor desc = parse_descriptor(in.at("descriptor"));
+    std::vector<std::byte> bytes = tensor_bytes(in.at("data"), desc);
+    json d = {{"dataType", std::string(to_string(desc.data_type))}, {"shape", desc.shape}};
+    if (in.value("constant", false)) {
+      json arr = json::array();
+      for (std::byte b : bytes) arr.push_back(static_cast<int>(b));
+      d["init"] = {{"kind", "inlineBytes"}, {"bytes", std::move(arr)}};
+      doc["consts"][name] = std::move(d);
+    } else {
+      doc["inputs"][name] = std::move(d);
+      c.inputs[name] = HostTensor{desc, std::move(bytes)};
+    }
+    operands.insert(name);
+  }
+  int index = 0;
+  for (const json& op : g.at("operators")) {
+    const std::string op_name_text = op.at("name").get<std::string>();
+    if (c.op.empty()) c.op = op_name_text;
+    auto kind = parse_op_name(op_name_text);
+    if (!kind) throw_error(ErrorKind::kNotSupportedError, "operator " + op_name_text + " is not implemented");
+    const std::vector<std::string> fields = field_names(*kind);
+    json node = {{"id", "op" + std::to_string(index++)}, {"op", op_name_text}, {"inputs", json::array()},
+                 {"options", json::object()}};
+    size_t literal = 0;
+    for (const json& arg : op.at("arguments")) {
+      for (const auto& [key, value] : arg.items()) {
+        if (key == "options") {
+          for (const auto& [ok, ov] : value.items()) node["options"][ok] = option_value(ov);
+        } else if (value.is_string() && operands.count(value.get<std::string>())) {
+          node["inputs"].push_back(value);
+        } else if (value.is_array() && !value.empty() && value[0].is_string() &&
+                   operands.count(value[0].get<std::string>())) {
+          for (const json& v : value) node["inputs"].push_back(v);
+        } else {
+          if (literal >= fields.size()) fail(op_name_text + ": unexpected positional argument \"" + key + "\"");
+          node["options"][fields[literal++]] = option_value(value);
+        }
+      }
+    }
+    json outs = op.at("outputs");
+    if (outs.is_string()) outs = json::array({outs});
+    node["outputs"] = outs;
+    for (const json& o : outs) operands.insert(o.get<std::string>());
+    doc["nodes"].push_back(std::move(node));
+  }
+  for (const auto& [name, out] : g.at("expectedOutputs").items()) {
+    doc["outputs"][name] = name;
+    OperandDescriptor desc = parse_descriptor(out.at("descriptor"));
+    c.expected[name] = {desc, tensor_bytes(out.at("data"), desc)};
+  }
+  c.graph_json = doc.dump();
+  return c;
+}
+
+const Operation* producer(const Graph& graph, OperandId id) {
+  for (const Operation& op : graph.operations)
+    if (std::find(op.outputs.begin(), op.outputs.end(), id) != op.outputs.end()) return &op;
+  return nullptr;
+}
+
+std::string format_value(double v) {
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
+}
+
+CaseResult run_case(const json& test, const std::string& file, MLContext& context) {
+  CaseResult r;
+  r.file = file;
+  r.name = test.value("name", "");
+  PreparedCase c;
+  try {
+    c = prepare(test);
+    r.op = c.op;
+  } catch (const Error& e) {
+    r.op = test.at("graph").at("operators").at(0).value("name", "");
+    r.status = e.kind() == ErrorKind::kNotSupportedError ? CaseResult::Status::kSkipped : CaseResult::Status::kFailed;
+    r.detail = e.message();
+    return r;
+  }
+  try {
+    std::shared_ptr<const Graph> ir = formats::parse_graph_json(c.graph_json, {}, file + ": " + r.name);
+    MLGraph graph = context.build_graph(ir);
+    NamedHostTensors outputs = context.compute(graph, c.inputs);
+    for (const auto& [name, expected] : c.expected) {
+      auto it = outputs.find(name);
+      if (it == outputs.end()) {
+        r.status = CaseResult::Status::kFailed;
+        r.detail = "missing output " + name;
+        return r;
+      }
+      if (!(it->second.desc == expected.first)) {
+        r.status = CaseResult::Status::kFailed;
+        r.detail = "output " + name + " is " + it->second.desc.to_string() + ", expected " + expected.first.to_string();
+        return r;
+      }
+      OperandId id = 0;
+      for (const NamedOperand& o : ir->outputs)
+        if (o.name == name) id = o.operand;
+      const Operation* op = producer(*ir, id);
+      Tolerance tol = op ? tolerance_for(*ir, *op, expected.first.data_type) : Tolerance{};
+      if (auto m = compare(expected.first.data_type, expected.second, it->second.data, tol)) {
+        r.status = CaseResult::Status::kFailed;
+        r.detail = "output " + name + "[" + std::to_string(m->index) + "] = " + format_value(m->actual) + ", expected " +
+                   format_value(m->expected) + " (tolerance " + tol.to_string() + ")";
+        return r;
+      }
+    }
+  } catch (const Error& e) {
+    r.status = CaseResult::Status::kFailed;
+    r.detail = e.what();
+  } catch (const std::exception& e) {
+    r.status = CaseResult::Status::kFailed;
+    r.detail = std::string("unexpected error: ") + e.what();
+  }
+  return r;
+}
+
+}  // namespace
+
+std::vector<CaseResult> run_file(const std::string& path, const RunOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw_error(ErrorKind::kDataError, path + ": cannot open");
+  json doc;
+  try {
+    doc = json::parse(in);
+  } catch (const json::exception& e) {
+    throw_error(ErrorKind::kDataError, path + ": " + e.what());
+  }
+  if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array())
+    throw_error(ErrorKind::kDataError, path + ": not a conformance file (no \"tests\" list)");
+  MLContextOptions context_options;
+  context_options.backend = options.backend;
+  context_options.num_threads = options.num_threads;
+  MLContext context = ML::create_context(context_options);
+  const std::string file = std::filesystem::path(path).filename().string();
+  std::vector<CaseResult> results;
+  for (const json& test : doc["tests"]) {
+    if (!options.filter.empty() && test.value("name", "").find(options.filter) == std::string::npos) continue;
+    try {
+      results.push_back(run_case(test, file, context));
+    } catch (const std::exception& e) {
+      CaseResult r;
+      r.file = file;
+      r.name = test.value("name", "");
+      r.status = CaseResult::Status::kFailed;
+      r.detail = std::string("malformed case: ") + e.what();
+      results.push_back(r);
+    }
+  }
+  context.destroy();
+  return results;
+}
+
+std::vector<CaseResult> run_directory(const std::string& dir, const RunOptions& options) {
+  std::vector<std::filesystem::path> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
+    if (entry.path().extension() == ".json") files.push_back(entry.path());
+  if (ec) throw_error(ErrorKind::kDataError, dir + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  std::vector<CaseResult> results;
+  for (const auto& f : files) {
+    auto r = run_file(f.string(), options);
+    results.insert(results.end(), r.begin(), r.end());
+  }
+  return results;
+}
+
+}  // namespace webnn::conformance

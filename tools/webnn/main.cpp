@@ -1,0 +1,269 @@
+// webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
+// "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <random>
+
+#include "conformance/wpt.hpp"
+#include "core/dispatch.hpp"
+#include "formats/formats.hpp"
+#include "graph/graph.hpp"
+#include "webnn/webnn.hpp"
+
+namespace {
+
+using namespace webnn;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+struct CommonOptions {
+  std::string backend;
+  int threads = 0;
+};
+
+MLContext make_context(const CommonOptions& o) {
+  MLContextOptions options;
+  options.backend = o.backend;
+  options.num_threads = o.threads;
+  return ML::create_context(options);
+}
+
+// NAME=FILE.npy pairs into host tensors, checked against the graph's inputs.
+NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGraph& graph) {
+  NamedHostTensors inputs;
+  for (const std::string& spec : specs) {
+    auto eq = spec.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw_error(ErrorKind::kTypeError, "--input \"" + spec + "\": expected NAME=FILE.npy");
+    std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+    auto it = graph.input_descriptors().find(name);
+    if (it == graph.input_descriptors().end())
+      throw_error(ErrorKind::kTypeError, "--input " + name + ": the graph has no input of that name");
+    formats::NpyArray array = formats::read_npy(path);
+    if (!(array.desc == it->second))
+      throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + name + " is " +
+                                             it->second.to_string());
+    inputs[name] = HostTensor{array.desc, std::move(array.data)};
+  }
+  return inputs;
+}
+
+// Seeded uniform random data in [-1, 1) (integers: small non-negative values).
+HostTensor random_tensor(const OperandDescriptor& desc, std::mt19937& rng) {
+  HostTensor t{desc, std::vector<std::byte>(*desc.byte_length())};
+  visit_type(desc.data_type, [&]<class T>() {
+    auto* p = reinterpret_cast<T*>(t.data.data());
+    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+    for (size_t i = 0; i < t.data.size() / sizeof(T); ++i) {
+      if constexpr (std::is_same_v<T, float>) {
+        p[i] = real(rng);
+      } else if constexpr (std::is_same_v<T, Float16>) {
+        p[i] = Float16(real(rng));
+      } else {
+        p[i] = static_cast<T>(rng() % 4);
+      }
+    }
+  });
+  return t;
+}
+
+int cmd_info(const std::string& path, const CommonOptions& common, bool placement) {
+  auto ir = formats::load_graph(path);
+  std::cout << "graph: " << (ir->name.empty() ? std::filesystem::path(path).stem().string() : ir->name) << "\n";
+  std::cout << "inputs:\n";
+  for (const NamedOperand& in : ir->inputs) std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string() << "\n";
+  std::cout << "outputs:\n";
+  for (const NamedOperand& out : ir->outputs)
+    std::cout << "  " << out.name << ": " << ir->desc(out.operand).to_string() << "\n";
+  std::map<std::string, int> counts;
+  for (const Operation& op : ir->operations) counts[std::string(op_name(op.kind))]++;
+  std::cout << "operations: " << ir->operations.size() << "\n";
+  for (const auto& [name, n] : counts) std::cout << "  " << name << ": " << n << "\n";
+  std::cout << "constants: " << ir->constants.size() << " (" << ir->constant_bytes() << " bytes)\n";
+  if (placement) {
+    MLContext context = make_context(common);
+    MLGraph graph = context.build_graph(ir);
+    std::map<std::string, int> where;
+    for (const std::string& p : graph.placement()) where[p]++;
+    std::cout << "backend: " << context.backend_name() << "\n";
+    for (const auto& [name, n] : where) std::cout << "  " << name << ": " << n << " operations\n";
+  }
+  return 0;
+}
+
+int cmd_validate(const std::string& path) {
+  auto ir = formats::load_graph(path);
+  std::cout << path << ": valid (" << ir->operations.size() << " operations, " << ir->inputs.size() << " inputs, "
+            << ir->outputs.size() << " outputs)\n";
+  return 0;
+}
+
+int cmd_run(const std::string& path, const std::vector<std::string>& input_specs, const std::string& out_dir,
+            const CommonOptions& common) {
+  auto ir = formats::load_graph(path);
+  MLContext context = make_context(common);
+  MLGraph graph = context.build_graph(ir);
+  NamedHostTensors inputs = read_inputs(input_specs, graph);
+  for (const auto& [name, desc] : graph.input_descriptors())
+    if (!inputs.count(name))
+      throw_error(ErrorKind::kTypeError, "missing input " + name + " (" + desc.to_string() + "): pass --input " + name +
+                                             "=FILE.npy");
+  NamedHostTensors outputs = context.compute(graph, inputs);
+  std::filesystem::create_directories(out_dir);
+  for (const auto& [name, t] : outputs) {
+    std::string file = (std::filesystem::path(out_dir) / (name + ".npy")).string();
+    formats::write_npy(file, t.desc, t.data);
+    std::cout << name << ": " << t.desc.to_string() << " -> " << file << "\n";
+  }
+  return 0;
+}
+
+int cmd_bench(const std::string& path, const std::vector<std::string>& input_specs, int iterations, int warmup,
+              const CommonOptions& common) {
+  if (iterations < 1) throw_error(ErrorKind::kTypeError, "--iterations must be at least 1");
+  if (warmup < 0) throw_error(ErrorKind::kTypeError, "--warmup must not be negative");
+  auto t0 = Clock::now();
+  auto ir = formats::load_graph(path);
+  std::printf("load_ms=%.3f\n", ms_since(t0));
+  MLContext context = make_context(common);
+  t0 = Clock::now();
+  MLGraph graph = context.build_graph(ir);
+  std::printf("build_ms=%.3f backend=%s\n", ms_since(t0), context.backend_name().c_str());
+  NamedHostTensors inputs = read_inputs(input_specs, graph);
+  std::mt19937 rng(42);
+  for (const auto& [name, desc] : graph.input_descriptors())
+    if (!inputs.count(name)) inputs[name] = random_tensor(desc, rng);
+  t0 = Clock::now();
+  context.compute(graph, inputs);
+  std::printf("first_run_ms=%.3f\n", ms_since(t0));
+  for (int i = 0; i < warmup; ++i) context.compute(graph, inputs);
+  std::vector<double> times;
+  for (int i = 0; i < iterations; ++i) {
+    t0 = Clock::now();
+    context.compute(graph, inputs);
+    times.push_back(ms_since(t0));
+  }
+  std::sort(times.begin(), times.end());
+  double mean = 0;
+  for (double t : times) mean += t;
+  mean /= double(times.size());
+  double p50 = times.size() % 2 ? times[times.size() / 2] : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
+  std::printf("p50_ms=%.3f mean_ms=%.3f min_ms=%.3f\n", p50, mean, times.front());
+  return 0;
+}
+
+int cmd_convert(const std::string& path, const std::string& to, const std::string& out) {
+  auto ir = formats::load_graph(path);
+  std::string ext = std::filesystem::path(out).extension().string();
+  if ((to == "json" && ext != ".json") || (to == "webnn" && ext != ".webnn"))
+    throw_error(ErrorKind::kTypeError, "convert: --to " + to + " needs an output file ending in ." + to + ", got " + out);
+  formats::save_graph(*ir, out);
+  std::cout << path << " -> " << out << "\n";
+  return 0;
+}
+
+int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::string& filter, bool verbose) {
+  conformance::RunOptions options;
+  options.backend = common.backend;
+  options.num_threads = common.threads;
+  options.filter = filter;
+  std::vector<conformance::CaseResult> results = std::filesystem::is_directory(dir)
+                                                     ? conformance::run_directory(dir, options)
+                                                     : conformance::run_file(dir, options);
+  struct Row {
+    int passed = 0, failed = 0, skipped = 0;
+  };
+  std::map<std::string, Row> rows;
+  int passed = 0, failed = 0, skipped = 0;
+  for (const auto& r : results) {
+    Row& row = rows[r.op];
+    switch (r.status) {
+      case conformance::CaseResult::Status::kPassed: ++row.passed, ++passed; break;
+      case conformance::CaseResult::Status::kFailed:
+        ++row.failed, ++failed;
+        std::cout << "FAIL " << r.file << ": " << r.name << ": " << r.detail << "\n";
+        break;
+      case conformance::CaseResult::Status::kSkipped:
+        ++row.skipped, ++skipped;
+        if (verbose) std::cout << "SKIP " << r.file << ": " << r.name << ": " << r.detail << "\n";
+        break;
+    }
+  }
+  std::printf("%-24s %7s %7s %7s\n", "op", "passed", "failed", "skipped");
+  for (const auto& [op, row] : rows) std::printf("%-24s %7d %7d %7d\n", op.c_str(), row.passed, row.failed, row.skipped);
+  std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  return failed ? 1 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"webnn: build, validate, convert, run and benchmark WebNN graphs"};
+  app.require_subcommand(1);
+  CommonOptions common;
+  auto add_common = [&](CLI::App* cmd) {
+    cmd->add_option("--backend", common.backend, "backend: reference (default: the best available)");
+    cmd->add_option("--threads", common.threads, "number of threads (default: every core)")->check(CLI::NonNegativeNumber);
+  };
+
+  std::string graph_path, out_dir, to, out_path, filter;
+  std::vector<std::string> inputs;
+  int iterations = 20, warmup = 3;
+  bool verbose = false;
+
+  auto* info = app.add_subcommand("info", "inputs, outputs, op counts, constant bytes");
+  info->add_option("GRAPH", graph_path, "graph file (.json or .webnn)")->required();
+  add_common(info);
+
+  auto* validate = app.add_subcommand("validate", "validate a graph file against the spec");
+  validate->add_option("GRAPH", graph_path)->required();
+
+  auto* run = app.add_subcommand("run", "run a graph on .npy inputs, write DIR/OUTPUT.npy");
+  run->add_option("GRAPH", graph_path)->required();
+  run->add_option("--input", inputs, "NAME=FILE.npy (repeat for each input)");
+  run->add_option("--output-dir", out_dir, "directory for the outputs")->required();
+  add_common(run);
+
+  auto* bench = app.add_subcommand("bench", "time load, build, first run and steady-state runs");
+  bench->add_option("GRAPH", graph_path)->required();
+  bench->add_option("--input", inputs, "NAME=FILE.npy (random data for inputs not given)");
+  bench->add_option("--iterations", iterations, "timed runs")->capture_default_str();
+  bench->add_option("--warmup", warmup, "untimed runs before timing")->capture_default_str();
+  add_common(bench);
+
+  auto* convert = app.add_subcommand("convert", "convert between graph formats");
+  convert->add_option("GRAPH", graph_path)->required();
+  convert->add_option("--to", to, "json or webnn")->required()->check(CLI::IsMember({"json", "webnn"}));
+  convert->add_option("OUT", out_path, "output file")->required();
+
+  auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");
+  conf->add_option("DIR", graph_path, "directory of *.json cases, or one file")->required();
+  conf->add_option("--filter", filter, "only cases whose name contains this");
+  conf->add_flag("--verbose", verbose, "also list skipped cases");
+  add_common(conf);
+
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (*info) return cmd_info(graph_path, common, !common.backend.empty());
+    if (*validate) return cmd_validate(graph_path);
+    if (*run) return cmd_run(graph_path, inputs, out_dir, common);
+    if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, common);
+    if (*convert) return cmd_convert(graph_path, to, out_path);
+    if (*conf) return cmd_conformance(graph_path, common, filter, verbose);
+  } catch (const webnn::Error& e) {
+    std::cerr << "webnn: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "webnn: unexpected error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
