@@ -101,7 +101,7 @@ class MLTensor {
   bool writable() const;
   bool constant() const;
   bool is_destroyed() const;
-  // spec: #api-mltensor-destroy. Pending reads are rejected with AbortError.
+  // spec: #api-mltensor-destroy. Pending reads are rejected with InvalidStateError, as the spec says.
   void destroy();
   explicit operator bool() const { return impl_ != nullptr; }
   friend bool operator==(const MLTensor& a, const MLTensor& b) { return a.impl_ == b.impl_; }
@@ -201,7 +201,7 @@ class MLOperand {
   MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
   const std::shared_ptr<detail::BuilderImpl>& builder() const { return builder_; }
   DataType data_type() const;
-  const Shape& shape() const;
+  Shape shape() const;
   uint32_t id() const { return id_; }
   explicit operator bool() const { return builder_ != nullptr; }
 
@@ -235,7 +235,7 @@ struct MLPool2dOptions : MLOperatorOptions {
   std::optional<std::vector<uint32_t>> strides;
   std::optional<std::vector<uint32_t>> dilations;
   std::string layout = "nchw";
-  std::string rounding_type = "floor";
+  std::string output_shape_rounding = "floor";
   std::optional<std::vector<uint32_t>> output_sizes;
 };
 struct MLGemmOptions : MLOperatorOptions {

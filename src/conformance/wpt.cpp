@@ -98,8 +98,10 @@ OperandDescriptor parse_descriptor(const json& d) {
 // arguments of a WPT operator fill them in that order (reshape's newShape, cast's dataType, ...).
 std::vector<std::string> field_names(OpKind kind) {
   std::vector<std::string> names;
-  std::visit([&](auto& a) { std::decay_t<decltype(a)>::fields(a, [&](std::string_view n, auto&) { names.emplace_back(n); }); },
-             default_attributes(kind));
+  Attributes attrs = default_attributes(kind);
+  std::visit(
+      [&](auto& a) { std::decay_t<decltype(a)>::fields(a, [&](std::string_view n, auto&) { names.emplace_back(n); }); },
+      attrs);
   return names;
 }
 
@@ -132,7 +134,10 @@ PreparedCase prepare(const json& test) {
     OperandDescriptor desc = parse_descriptor(in.at("descriptor"));
     std::vector<std::byte> bytes = tensor_bytes(in.at("data"), desc);
     json d = {{"dataType", std::string(to_string(desc.data_type))}, {"shape", desc.shape}};
-    if (in.value("constant", false)) {
+    if (in.value("constant", false) && !in.at("data").is_array()) {
+      d["init"] = {{"kind", "scalar"}, {"value", option_value(in.at("data"))}};  // one number fills the tensor
+      doc["consts"][name] = std::move(d);
+    } else if (in.value("constant", false)) {
       json arr = json::array();
       for (std::byte b : bytes) arr.push_back(static_cast<int>(b));
       d["init"] = {{"kind", "inlineBytes"}, {"bytes", std::move(arr)}};
@@ -211,7 +216,7 @@ CaseResult run_case(const json& test, const std::string& file, MLContext& contex
     return r;
   }
   try {
-    std::shared_ptr<const Graph> ir = formats::parse_graph_json(c.graph_json, {}, file + ": " + r.name);
+    std::shared_ptr<const Graph> ir = formats::parse_graph_json(c.graph_json, formats::no_weights(), file + ": " + r.name);
     MLGraph graph = context.build_graph(ir);
     NamedHostTensors outputs = context.compute(graph, c.inputs);
     for (const auto& [name, expected] : c.expected) {

@@ -135,7 +135,7 @@ struct Pool2dAttrs {
   OptionalDims strides;
   OptionalDims dilations;
   InputLayout layout = InputLayout::kNchw;
-  RoundingType rounding_type = RoundingType::kFloor;
+  RoundingType output_shape_rounding = RoundingType::kFloor;
   OptionalDims output_sizes;  // [outputHeight, outputWidth]
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -144,7 +144,7 @@ struct Pool2dAttrs {
     v("strides", s.strides);
     v("dilations", s.dilations);
     v("layout", s.layout);
-    v("roundingType", s.rounding_type);
+    v("outputShapeRounding", s.output_shape_rounding);
     v("outputSizes", s.output_sizes);
   }
   friend bool operator==(const Pool2dAttrs&, const Pool2dAttrs&) = default;

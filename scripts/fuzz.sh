@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, build-fuzz/) and runs each for N seconds (default 30; the
+# first argument overrides). The corpus is seeded from ../shared/models/mobilenetv2 (when present)
+# and small generated files, and kept in build-fuzz/corpus/<target> between runs. Exits non-zero
+# if any target crashes; crash inputs are left in build-fuzz/artifacts/.
+# Usage: scripts/fuzz.sh [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+root=$PWD
+build=$root/build-fuzz
+shared=${WEBNN_SHARED_DIR:-$root/../shared}
+model=$shared/models/mobilenetv2
+
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
+targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy)
+cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
+
+seeds=$build/seeds
+rm -rf "$seeds"
+mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy} "$build/artifacts"
+
+# ---- Seeds ----
+cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
+{"format": "webnn-graph-json", "version": 2, "name": "small",
+ "inputs": {"x": {"dataType": "float32", "shape": [1, 2, 4, 4]}},
+ "consts": {"w": {"dataType": "float32", "shape": [2, 2, 1, 1], "init": {"kind": "scalar", "value": 0.5}},
+            "b": {"dataType": "float32", "shape": [2], "init": {"kind": "inlineBytes", "bytes": [0, 0, 128, 63, 0, 0, 0, 0]}},
+            "k": {"dataType": "int64", "shape": [1], "init": {"kind": "weights", "ref": "k"}}},
+ "nodes": [
+  {"id": "c", "op": "conv2d", "inputs": ["x", "w"], "options": {"bias": "b", "padding": [0, 0, 0, 0], "groups": 1}},
+  {"id": "r", "op": "clamp", "inputs": ["c"], "options": {"minValue": 0.0, "maxValue": "9007199254740993", "label": "relu6"}},
+  {"id": "p", "op": "averagePool2d", "inputs": ["r"], "options": {"windowDimensions": [2, 2], "strides": [2, 2], "roundingType": "ceil"}},
+  {"id": "s", "op": "split", "inputs": ["p"], "options": {"splits": [1, 1], "axis": 1}, "outputs": ["s0", "s1"]},
+  {"id": "t", "op": "transpose", "inputs": ["s0"], "options": {"permutation": [0, 2, 3, 1]}},
+  {"id": "m", "op": "reduceMean", "inputs": ["t"], "options": {"axes": [1, 2], "keepDimensions": true}},
+  {"id": "g", "op": "gemm", "inputs": ["q", "q"], "options": {"alpha": 2.0, "bTranspose": true}},
+  {"id": "q", "op": "reshape", "inputs": ["m"], "options": {"newShape": [1, 1]}},
+  {"id": "n", "op": "layerNormalization", "inputs": ["g"], "options": {"axes": [1], "epsilon": 1e-3}},
+  {"id": "cast", "op": "cast", "inputs": ["n"], "options": {"dataType": "float16"}},
+  {"id": "sm", "op": "softmax", "inputs": ["g"], "options": {"axis": 1}},
+  {"id": "cc", "op": "concat", "inputs": ["sm", "n"], "options": {"axis": 0}},
+  {"id": "sl", "op": "slice", "inputs": ["cc"], "options": {"starts": [0, 0], "sizes": [1, 1], "strides": [1, 1]}}
+ ],
+ "outputs": {"out": "sl", "half": "cast", "other": "s1"}}
+JSON
+cat >"$seeds/fuzz_graph_text/small.webnn" <<'TEXT'
+webnn_graph "small" v2 {
+  inputs { x: f32[2, 3]; /scope/y.0: f32[2, 3]; }
+  consts { one: f32[1] @scalar(1.0); h: f16[2] @bytes([0, 60, 0, 192]); k: i32[3] @weights("k"); }
+  nodes {
+    a = add(x, one);   # broadcast
+    [p, q] = split(a, splits=[1, 2], axis=1, label="parts");
+    c = concat([p, q, /scope/y.0], axis=1);
+    m = maxPool2d(r4, windowDimensions=[1, 2], layout="nhwc", outputSizes=[2, 2], dilations=[1, 1]);
+    r4 = reshape(c, newShape=[1, 2, 3, 2]);
+    s = clamp(x, minValue=-1, maxValue="inf");
+    e = erf(s);
+  }
+  outputs { m; e; named = c; }
+}
+TEXT
+if [ -f "$model/mobilenetv2.json" ]; then
+  cp "$model/mobilenetv2.json" "$seeds/fuzz_graph_json/"
+  cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"
+fi
+
+/usr/bin/python3 - "$seeds" "$model" <<'PY'
+import json, os, struct, sys
+seeds, model = sys.argv[1], sys.argv[2]
+
+def npy(descr, shape, data, major=1, fortran=False):
+    d = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, repr(tuple(shape)))
+    prefix = 10 if major == 1 else 12
+    total = (prefix + len(d) + 1 + 63) // 64 * 64
+    d = d + " " * (total - prefix - len(d) - 1) + "\n"
+    size = struct.pack("<H" if major == 1 else "<I", len(d))
+    return b"\x93NUMPY" + bytes([major, 0]) + size + d.encode() + data
+
+out = os.path.join(seeds, "fuzz_npy")
+cases = {
+    "f32.npy": npy("<f4", (2, 2), struct.pack("<4f", 1, 2, 3, 4)),
+    "f16.npy": npy("<f2", (3,), b"\x00\x3c\x00\xc0\x00\x38"),
+    "i8_scalar.npy": npy("|i1", (), b"\xfb"),
+    "u8.npy": npy("|u1", (4,), b"\x01\x02\x03\x04"),
+    "i64_v2.npy": npy("<i8", (1,), struct.pack("<q", -1), major=2),
+    "u32_v3.npy": npy("<u4", (1, 1), struct.pack("<I", 7), major=3),
+    "bool.npy": npy("|b1", (1,), b"\x01"),
+    "fortran.npy": npy("<f4", (1,), b"\0\0\0\0", fortran=True),
+}
+for name, data in cases.items():
+    open(os.path.join(out, name), "wb").write(data)
+if os.path.exists(os.path.join(model, "input.npy")):
+    # The header and the first values of the real input (the whole file is 600 KB).
+    raw = open(os.path.join(model, "input.npy"), "rb").read()
+    open(os.path.join(out, "input_head.npy"), "wb").write(raw[:128] + raw[128:128 + 64])
+
+def weights_seed(manifest_text, weights):
+    m = manifest_text.encode()
+    return struct.pack("<I", len(m)) + m + weights
+
+out = os.path.join(seeds, "fuzz_weights")
+w = b"WGWT" + struct.pack("<I", 1) + struct.pack("<4f", 1, 2, 3, 4) + b"\x01\x02"
+manifest = {"format": "wg-weights-manifest", "version": 1, "endianness": "little", "tensors": {
+    "a": {"dataType": "float32", "shape": [2, 2], "byteOffset": 8, "byteLength": 16, "layout": "row-major"},
+    "b": {"dataType": "uint8", "shape": [2], "byteOffset": 24, "byteLength": 2}}}
+open(os.path.join(out, "small"), "wb").write(weights_seed(json.dumps(manifest), w))
+if os.path.exists(os.path.join(model, "mobilenetv2.manifest.json")):
+    m = json.load(open(os.path.join(model, "mobilenetv2.manifest.json")))
+    keep = {k: v for k, v in list(m["tensors"].items())[:2]}
+    end = max(v["byteOffset"] + v["byteLength"] for v in keep.values())
+    raw = open(os.path.join(model, "mobilenetv2.weights"), "rb").read()[:end]
+    m["tensors"] = keep
+    open(os.path.join(out, "mobilenet_head"), "wb").write(weights_seed(json.dumps(m), raw))
+PY
+
+# A dictionary of the graph formats' words: op names and option names from the op table and the
+# attribute declarations, enum values, keywords.
+dict=$build/graph.dict
+{
+  grep -o 'WEBNN_OP([A-Za-z0-9]*, "[A-Za-z0-9]*"' src/graph/op_table.def | sed -E 's/.*(".*")/\1/'
+  grep -o 'v("[A-Za-z]*"' src/graph/attributes.hpp | sed -E 's/v\(//'
+  grep -o 'kNames\[\] = {[^}]*}' src/graph/attributes.hpp | grep -o '"[a-z]*"'
+  printf '"%s"\n' webnn_graph inputs consts nodes outputs @weights @scalar @bytes @quantized label \
+    f32 f16 i32 u32 i64 u64 i8 u8 float32 float16 int32 uint32 int64 uint64 int8 uint8 \
+    webnn-graph-json dataType shape init kind weights inlineBytes scalar ref bytes value id op options \
+    format version name true false null inf nan
+} | sort -u >"$dict"
+
+# ---- Run ----
+failed=()
+for t in "${targets[@]}"; do
+  corpus=$build/corpus/$t
+  mkdir -p "$corpus"
+  echo "== $t: ${seconds}s"
+  extra=()
+  case $t in fuzz_graph_*) extra=(-dict="$dict") ;; esac
+  if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" "${extra[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" 2>"$build/$t.log"; then
+    tail -40 "$build/$t.log"
+    failed+=("$t")
+  else
+    grep -E "stat::number_of_executed_units|stat::new_units_added|Done" "$build/$t.log" | tr '\n' ' ' || true
+    echo
+  fi
+done
+if [ ${#failed[@]} -ne 0 ]; then
+  echo "fuzz: crashes in: ${failed[*]} (inputs in $build/artifacts/)"
+  exit 1
+fi
+echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"

@@ -1,0 +1,78 @@
+// ML and MLContext: thin handles over detail::ContextImpl (src/runtime/context_impl.hpp), which
+// holds the spec's method steps and the context timeline.
+#include <system_error>
+
+#include "runtime/context_impl.hpp"
+
+namespace webnn {
+
+namespace {
+detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl) {
+  type_error_if(!impl, "MLContext: the handle is empty");
+  return *impl;
+}
+}  // namespace
+
+// spec: #api-ml-createcontext
+MLContext ML::create_context(const MLContextOptions& options) {
+  type_error_if(options.num_threads < 0,
+                "createContext: num_threads must be >= 0, got " + std::to_string(options.num_threads));
+  const Backend& backend =
+      options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
+  try {
+    return MLContext(std::make_shared<detail::ContextImpl>(options, backend));
+  } catch (const std::system_error& e) {  // the timeline's thread could not be started
+    throw_error(ErrorKind::kUnknownError,
+                std::string("createContext: could not start the context timeline: ") + e.what());
+  }
+}
+
+void MLContext::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+  context_of(impl_).dispatch(graph, inputs, outputs);
+}
+
+MLTensor MLContext::create_tensor(const MLTensorDescriptor& descriptor) {
+  return context_of(impl_).create_tensor(descriptor);
+}
+
+MLTensor MLContext::create_constant_tensor(const OperandDescriptor& descriptor, std::span<const std::byte> data) {
+  return context_of(impl_).create_constant_tensor(descriptor, data);
+}
+
+std::future<std::vector<std::byte>> MLContext::read_tensor(const MLTensor& tensor) {
+  return context_of(impl_).read_tensor(tensor);
+}
+
+std::future<void> MLContext::read_tensor(const MLTensor& tensor, std::span<std::byte> out) {
+  return context_of(impl_).read_tensor(tensor, out);
+}
+
+void MLContext::write_tensor(const MLTensor& tensor, std::span<const std::byte> data) {
+  context_of(impl_).write_tensor(tensor, data);
+}
+
+MLOpSupportLimits MLContext::op_support_limits() const { return context_of(impl_).op_support_limits(); }
+
+void MLContext::destroy() { context_of(impl_).destroy("destroy() was called"); }
+
+bool MLContext::accelerated() const { return context_of(impl_).backend->accelerated(); }
+
+PowerPreference MLContext::power_preference() const { return context_of(impl_).options.power_preference; }
+
+std::shared_future<MLContextLostInfo> MLContext::lost() const { return context_of(impl_).lost_future; }
+
+bool MLContext::is_lost() const { return context_of(impl_).is_lost(); }
+
+MLGraph MLContext::build_graph(std::shared_ptr<const Graph> graph) {
+  return context_of(impl_).build_graph(std::move(graph));
+}
+
+NamedHostTensors MLContext::compute(const MLGraph& graph, const NamedHostTensors& inputs) {
+  return context_of(impl_).compute(graph, inputs);
+}
+
+std::string MLContext::backend_name() const { return std::string(context_of(impl_).backend->name()); }
+
+int MLContext::num_threads() const { return context_of(impl_).num_threads; }
+
+}  // namespace webnn

@@ -1,0 +1,124 @@
+// layerNormalization and softmax. spec: #api-mlgraphbuilder-layernorm,
+// #api-mlgraphbuilder-softmax-method
+//
+// Statistics (mean, variance, the softmax denominator) accumulate in double; each output is
+// computed in double and rounded once to the operand type.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "backends/reference/kernel_util.hpp"
+#include "backends/reference/kernels.hpp"
+#include "ops/number_cast.hpp"
+
+namespace webnn::reference {
+
+namespace {
+
+// layerNormalization: (x - mean) / sqrt(variance + epsilon) * scale + bias, with the mean and the
+// population variance taken over `axes`; scale and bias (absent: 1 and 0) have the sizes of the
+// input at `axes`, in the order of `axes`.
+template <class T>
+Kernel layer_norm_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const Shape shape = graph.desc(in_id).shape;
+  const size_t rank = shape.size();
+  std::vector<uint32_t> axes;
+  if (attrs.axes) {
+    axes = *attrs.axes;
+  } else {
+    for (uint32_t d = 1; d < rank; ++d) axes.push_back(d);  // spec default: [1, ..., rank - 1]
+  }
+  // Strides of each input dimension into the statistics (the kept dimensions, row-major) and into
+  // scale/bias (the reduced dimensions, in the order of `axes`).
+  std::vector<bool> reduced(rank, false);
+  for (uint32_t a : axes) reduced.at(a) = true;
+  std::vector<size_t> stat_strides(rank, 0), param_strides(rank, 0);
+  size_t groups = 1, group_size = 1;
+  for (size_t d = rank; d-- > 0;) {
+    if (reduced[d]) continue;
+    stat_strides[d] = groups;
+    groups *= shape[d];
+  }
+  for (size_t k = axes.size(); k-- > 0;) {
+    param_strides[axes[k]] = group_size;
+    group_size *= shape[axes[k]];
+  }
+  const double epsilon = static_cast<double>(load(ops::cast_number<T>(Number(attrs.epsilon))));
+  const bool has_scale = attrs.scale.has_value(), has_bias = attrs.bias.has_value();
+  const OperandId scale_id = has_scale ? attrs.scale->id : 0, bias_id = has_bias ? attrs.bias->id : 0;
+  std::vector<double> mean(groups), m2(groups);
+  return [=, mean = std::move(mean), m2 = std::move(m2)](Values v) mutable {
+    const T* in = typed<T>(v[in_id]);
+    T* out = typed<T>(v[out_id]);
+    const T* scale = has_scale ? typed<T>(v[scale_id]) : nullptr;
+    const T* bias = has_bias ? typed<T>(v[bias_id]) : nullptr;
+    const std::vector<size_t> strides[2] = {stat_strides, param_strides};
+    std::fill(mean.begin(), mean.end(), 0.0);
+    std::fill(m2.begin(), m2.end(), 0.0);
+    for_each_offset(shape, strides, [&](size_t i, const size_t* o) { mean[o[0]] += static_cast<double>(load(in[i])); });
+    for (double& m : mean) m /= static_cast<double>(group_size);
+    for_each_offset(shape, strides, [&](size_t i, const size_t* o) {
+      const double d = static_cast<double>(load(in[i])) - mean[o[0]];
+      m2[o[0]] += d * d;
+    });
+    for (double& s : m2) s = std::sqrt(s / static_cast<double>(group_size) + epsilon);  // now the stddev
+    for_each_offset(shape, strides, [&](size_t i, const size_t* o) {
+      double y = (static_cast<double>(load(in[i])) - mean[o[0]]) / m2[o[0]];
+      if (scale) y *= static_cast<double>(load(scale[o[1]]));
+      if (bias) y += static_cast<double>(load(bias[o[1]]));
+      out[i] = store<T>(static_cast<Compute<T>>(y));
+    });
+  };
+}
+
+// softmax along `axis`: exp(x - max) / sum(exp(x - max)).
+template <class T>
+Kernel softmax_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<SoftmaxAttrs>(op.attrs);
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const Shape& shape = graph.desc(in_id).shape;
+  const size_t axis = attrs.axis;
+  size_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) inner *= shape[d];
+  const size_t len = shape.at(axis);
+  std::vector<double> e(len);
+  return [=, e = std::move(e)](Values v) mutable {
+    const T* in = typed<T>(v[in_id]);
+    T* out = typed<T>(v[out_id]);
+    for (size_t o = 0; o < outer; ++o)
+      for (size_t i = 0; i < inner; ++i) {
+        const size_t base = o * len * inner + i;
+        double mx = -INFINITY;
+        for (size_t k = 0; k < len; ++k) mx = std::max(mx, static_cast<double>(load(in[base + k * inner])));
+        double sum = 0;
+        for (size_t k = 0; k < len; ++k) {
+          e[k] = std::exp(static_cast<double>(load(in[base + k * inner])) - mx);
+          sum += e[k];
+        }
+        for (size_t k = 0; k < len; ++k) out[base + k * inner] = store<T>(static_cast<Compute<T>>(e[k] / sum));
+      }
+  };
+}
+
+}  // namespace
+
+Kernel make_normalization_kernel(const Graph& graph, const Operation& op) {
+  const DataType type = graph.desc(op.inputs.at(0)).data_type;
+  auto make = [&]<class T>() -> Kernel {
+    return op.kind == OpKind::kSoftmax ? softmax_kernel<T>(graph, op) : layer_norm_kernel<T>(graph, op);
+  };
+  switch (type) {
+    case DataType::kFloat32:
+      return make.template operator()<float>();
+    case DataType::kFloat16:
+      return make.template operator()<Float16>();
+    default:
+      throw_unsupported(op, type);
+  }
+}
+
+}  // namespace webnn::reference

@@ -1,0 +1,181 @@
+// Reads and writes operator attributes generically, by walking each attribute struct's `fields`
+// declaration: one overload per field type, never a list of option names per op.
+#include <limits>
+
+#include "formats/internal.hpp"
+
+namespace webnn::formats {
+
+namespace {
+
+using Resolve = std::function<OperandId(const std::string&)>;
+
+std::vector<uint32_t> decode_dims(const Json& v, const std::string& where) {
+  if (!v.is_array()) fail(where + " must be a list of non-negative integers, got " + v.dump());
+  std::vector<uint32_t> out;
+  out.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const Json& e = v[i];
+    if (!e.is_number_unsigned() || e.get<uint64_t>() > UINT32_MAX)
+      fail(where + "[" + std::to_string(i) + "] must be an integer in [0, 4294967295], got " + e.dump());
+    out.push_back(e.get<uint32_t>());
+  }
+  return out;
+}
+
+void decode(const Json& v, bool& out, const std::string& where, const Resolve&) {
+  if (!v.is_boolean()) fail(where + " must be true or false, got " + v.dump());
+  out = v.get<bool>();
+}
+
+void decode(const Json& v, uint32_t& out, const std::string& where, const Resolve&) {
+  if (!v.is_number_unsigned() || v.get<uint64_t>() > UINT32_MAX)
+    fail(where + " must be an integer in [0, 4294967295], got " + v.dump());
+  out = v.get<uint32_t>();
+}
+
+void decode(const Json& v, double& out, const std::string& where, const Resolve&) {
+  if (!v.is_number() && !v.is_string()) fail(where + " must be a number, got " + v.dump());
+  out = json_number(v, where).as_double();
+}
+
+void decode(const Json& v, Number& out, const std::string& where, const Resolve&) { out = json_number(v, where); }
+
+void decode(const Json& v, DataType& out, const std::string& where, const Resolve&) { out = json_data_type(v, where); }
+
+template <SpecEnum E>
+void decode(const Json& v, E& out, const std::string& where, const Resolve&) {
+  std::string valid;
+  for (std::string_view n : EnumNames<E>::kNames) valid += (valid.empty() ? "\"" : ", \"") + std::string(n) + "\"";
+  if (!v.is_string()) fail(where + " must be one of " + valid + ", got " + v.dump());
+  auto e = parse_enum<E>(v.get_ref<const std::string&>());
+  if (!e) fail(where + " must be one of " + valid + ", got " + v.dump());
+  out = *e;
+}
+
+void decode(const Json& v, std::vector<uint32_t>& out, const std::string& where, const Resolve&) {
+  out = decode_dims(v, where);
+}
+
+void decode(const Json& v, OptionalDims& out, const std::string& where, const Resolve&) {
+  if (v.is_null()) {
+    out.reset();
+    return;
+  }
+  out = decode_dims(v, where);
+}
+
+void decode(const Json& v, std::optional<OperandRef>& out, const std::string& where, const Resolve& resolve) {
+  if (v.is_null()) {
+    out.reset();
+    return;
+  }
+  if (!v.is_string()) fail(where + " must name an operand, got " + v.dump());
+  out = OperandRef{resolve(v.get<std::string>())};
+}
+
+void decode(const Json& v, SplitSpec& out, const std::string& where, const Resolve&) {
+  if (v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX) {
+    out = v.get<uint32_t>();
+  } else if (v.is_array()) {
+    out = decode_dims(v, where);
+  } else {
+    fail(where + " must be an integer in [0, 4294967295] or a list of them, got " + v.dump());
+  }
+}
+
+Json dims_json(const std::vector<uint32_t>& dims) {
+  Json a = Json::array();
+  for (uint32_t d : dims) a.push_back(d);
+  return a;
+}
+
+Json encode(bool v) { return Json(v); }
+Json encode(uint32_t v) { return Json(v); }
+Json encode(double v) { return double_json(v); }
+Json encode(const Number& v) { return number_json(v); }
+Json encode(DataType v) { return Json(std::string(to_string(v))); }
+template <SpecEnum E>
+Json encode(E v) {
+  return Json(std::string(enum_name(v)));
+}
+Json encode(const std::vector<uint32_t>& v) { return dims_json(v); }
+Json encode(const OptionalDims& v) { return v ? dims_json(*v) : Json(nullptr); }
+Json encode(const SplitSpec& v) {
+  if (const auto* n = std::get_if<uint32_t>(&v)) return Json(*n);
+  return dims_json(std::get<std::vector<uint32_t>>(v));
+}
+
+}  // namespace
+
+Attributes decode_attributes(OpKind kind, const Json& options, std::string* label, const Resolve& resolve,
+                             const std::string& where) {
+  if (!options.is_object()) fail(where + ": options must be an object, got " + options.dump());
+  Attributes attrs = default_attributes(kind);
+  std::vector<std::string_view> known;
+  std::visit(
+      [&](auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        A::fields(a, [&](std::string_view name, auto&) { known.push_back(name); });
+      },
+      attrs);
+  for (const auto& [key, value] : options.items()) {
+    if (key == "label") {
+      if (!value.is_string()) fail(where + ": option \"label\" must be a string, got " + value.dump());
+      *label = value.get<std::string>();
+      continue;
+    }
+    bool found = false;
+    for (std::string_view k : known) found |= (k == key);
+    if (!found) {
+      std::string valid;
+      for (std::string_view k : known) valid += ", " + std::string(k);
+      fail(where + ": unknown option \"" + key + "\" for " + std::string(op_name(kind)) + " (valid options: " +
+           (valid.empty() ? std::string("label") : valid.substr(2) + ", label") + ")");
+    }
+  }
+  std::visit(
+      [&](auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        A::fields(a, [&](std::string_view name, auto& field) {
+          auto it = options.find(std::string(name));
+          if (it == options.end()) return;
+          decode(*it, field, where + ": option \"" + std::string(name) + "\"", resolve);
+        });
+      },
+      attrs);
+  return attrs;
+}
+
+std::vector<EncodedOption> encode_attributes(const Operation& op,
+                                             const std::function<std::string(OperandId)>& name_of) {
+  std::vector<EncodedOption> out;
+  std::visit(
+      [&](const auto& a) {
+        using A = std::decay_t<decltype(a)>;
+        // The defaults, field by field in the same declaration order, to leave them out.
+        const A defaults{};
+        std::vector<const void*> default_fields;
+        A::fields(defaults, [&](std::string_view, const auto& field) { default_fields.push_back(&field); });
+        size_t index = 0;
+        A::fields(a, [&](std::string_view name, const auto& field) {
+          using F = std::decay_t<decltype(field)>;
+          const F& def = *static_cast<const F*>(default_fields[index++]);
+          if (field == def) return;
+          EncodedOption option;
+          option.name = std::string(name);
+          if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {
+            option.is_operand = field.has_value();
+            option.value = field ? Json(name_of(field->id)) : Json(nullptr);
+          } else {
+            option.value = encode(field);
+          }
+          out.push_back(std::move(option));
+        });
+      },
+      op.attrs);
+  if (!op.label.empty()) out.push_back({"label", Json(op.label), false});
+  return out;
+}
+
+}  // namespace webnn::formats

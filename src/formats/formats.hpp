@@ -1,0 +1,125 @@
+// The webnn-graph file formats (see /work/shared/design/FORMATS.md): the JSON graph (versions 1
+// and 2), the .webnn text form, the wg-weights-manifest + WGWT weights file, and .npy arrays.
+//
+// Every graph is loaded through GraphBuilder, so a graph file is validated by exactly the spec
+// algorithms the API uses. Attributes are read and written by iterating each attribute struct's
+// `fields` declaration (graph/attributes.hpp); nothing here lists option names per op.
+//
+// Every failure throws webnn::Error naming the file and where in it (line:column in the text
+// form, the JSON path or byte position in JSON, the node id and op, the weights key).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "webnn/types.hpp"
+
+namespace webnn::formats {
+
+// ---- Weights ----
+
+// Where `@weights("key")` / {"kind": "weights"} constants get their bytes.
+class WeightsSource {
+ public:
+  virtual ~WeightsSource() = default;
+  // The bytes of tensor `key`, checked to hold exactly `desc`. `what` names the constant for
+  // error messages. Throws DataError when the key is absent or its tensor does not match.
+  virtual BufferRef get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const = 0;
+};
+
+// A source with no tensors: any weights reference is an error (for graphs that inline everything).
+const WeightsSource& no_weights();
+
+// A wg-weights-manifest and its WGWT weights file. The file is memory-mapped (or held in memory);
+// the manifest is validated completely — magic, version, and every entry's dataType, shape,
+// byteOffset and byteLength against the declared shape and the file size — before any tensor is
+// read. Tensors are handed out as BufferRef slices that keep the mapping alive; they are never
+// copied, except once when a tensor's offset is not aligned to its element size.
+class WeightsFile final : public WeightsSource {
+ public:
+  struct Entry {
+    OperandDescriptor desc;
+    uint64_t byte_offset = 0;
+    uint64_t byte_length = 0;
+  };
+
+  static std::shared_ptr<WeightsFile> open(const std::string& weights_path, const std::string& manifest_path);
+  // `bytes` is the whole weights file; `origin` names it (and the manifest) in errors.
+  static std::shared_ptr<WeightsFile> from_memory(std::string_view manifest_text, BufferRef bytes,
+                                                  const std::string& origin);
+
+  const std::map<std::string, Entry>& entries() const { return entries_; }
+  // The bytes of `key`; throws DataError when absent.
+  BufferRef tensor(const std::string& key) const;
+  BufferRef get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const override;
+
+ private:
+  WeightsFile() = default;
+  void init(std::string_view manifest_text, const std::string& manifest_origin);
+  BufferRef file_;
+  std::string origin_;
+  std::map<std::string, Entry> entries_;
+};
+
+// The magic and version at the start of every weights file.
+inline constexpr char kWeightsMagic[4] = {'W', 'G', 'W', 'T'};
+inline constexpr uint32_t kWeightsVersion = 1;
+
+// ---- Graphs ----
+
+struct LoadOptions {
+  // Default: NAME.weights / NAME.manifest.json beside the graph file NAME.json / NAME.webnn. They
+  // are opened only when the graph refers to the weights file.
+  std::string weights_path;
+  std::string manifest_path;
+};
+
+// Loads NAME.json or NAME.webnn (chosen by the extension).
+std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options = {});
+
+// Parses a graph from memory; `origin` names it in errors.
+std::shared_ptr<const Graph> parse_graph_json(std::string_view text, const WeightsSource& weights,
+                                              const std::string& origin);
+std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const WeightsSource& weights,
+                                              const std::string& origin);
+
+struct SaveOptions {
+  // Default: NAME.weights / NAME.manifest.json beside the graph file.
+  std::string weights_path;
+  std::string manifest_path;
+  // Constants smaller than this many bytes are written inline (inlineBytes / @bytes); the others
+  // go to the weights file. 0 keeps every constant in the weights file; SIZE_MAX inlines all.
+  size_t inline_limit = 64;
+};
+
+// Writes a graph as NAME.json or NAME.webnn (by the extension), plus NAME.manifest.json and
+// NAME.weights when a constant goes to the weights file. Each file is written to a temporary file
+// and renamed into place only when every file is complete, so a failure leaves no partial file.
+void save_graph(const Graph& graph, const std::string& path, const SaveOptions& options = {});
+
+// The JSON / text form of a graph with every constant inline (no weights file).
+std::string to_json(const Graph& graph);
+std::string to_text(const Graph& graph);
+
+// ---- .npy arrays ----
+
+struct NpyArray {
+  OperandDescriptor desc;
+  std::vector<std::byte> data;  // little-endian, C order
+};
+
+// Little-endian <f4 <f2 <i4 <u4 <i8 <u8 |i1 |u1 in C order, header versions 1.0, 2.0 and 3.0.
+NpyArray read_npy(const std::string& path);
+NpyArray parse_npy(std::span<const std::byte> bytes, const std::string& origin);
+// The .npy bytes of an array (version 1.0 header unless it needs 2.0).
+std::vector<std::byte> encode_npy(const OperandDescriptor& desc, std::span<const std::byte> data);
+// Writes atomically (temporary file + rename).
+void write_npy(const std::string& path, const OperandDescriptor& desc, std::span<const std::byte> data);
+
+}  // namespace webnn::formats

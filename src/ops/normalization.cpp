@@ -1,0 +1,66 @@
+// layerNormalization and softmax validation and output shape.
+#include "ops/families.hpp"
+#include "ops/ops.hpp"
+#include "ops/shape_helpers.hpp"
+
+namespace webnn::ops {
+
+namespace {
+
+// spec: #api-mlgraphbuilder-layernorm. epsilon is cast to the input's data type by the kernels.
+OperandDescriptor infer_layer_normalization(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  std::vector<uint32_t> axes;
+  if (attrs.axes) {
+    axes = *attrs.axes;
+    check_axes(who + ": axes", axes, input.rank());
+  } else {
+    for (uint32_t i = 1; i < input.rank(); ++i) axes.push_back(i);
+  }
+  auto check_param = [&](const std::optional<OperandRef>& ref, const char* name) {
+    if (!ref) return;
+    const OperandDescriptor& param = graph.desc(ref->id);
+    check_tensor_limit(op.kind, name, param, &input);
+    type_error_if(param.rank() != axes.size(), who + ": " + name + " must have rank " + std::to_string(axes.size()) +
+                                                   " (the number of axes), got rank " + std::to_string(param.rank()));
+    for (size_t i = 0; i < axes.size(); ++i)
+      if (param.shape[i] != input.shape[axes[i]])
+        throw_error(ErrorKind::kTypeError, who + ": " + name + " shape " + shape_to_string(param.shape) +
+                                               " must match the input's sizes along axes " + list_to_string(axes) +
+                                               " of " + shape_to_string(input.shape));
+  };
+  check_param(attrs.scale, "scale");
+  check_param(attrs.bias, "bias");
+  return input;
+}
+
+// spec: #api-mlgraphbuilder-softmax-method
+OperandDescriptor infer_softmax(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const uint32_t axis = std::get<SoftmaxAttrs>(op.attrs).axis;
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "input", input);
+  type_error_if(axis >= input.rank(), op_prefix(op) + ": axis " + std::to_string(axis) +
+                                          " must be less than the input rank " + std::to_string(input.rank()));
+  return input;
+}
+
+}  // namespace
+
+std::vector<OperandDescriptor> infer_normalization(const Graph& graph, const Operation& op) {
+  switch (op.kind) {
+    case OpKind::kLayerNormalization:
+      return {infer_layer_normalization(graph, op)};
+    case OpKind::kSoftmax:
+      return {infer_softmax(graph, op)};
+    default:
+      break;
+  }
+  throw_error(ErrorKind::kNotSupportedError, op_prefix(op) + ": not a normalization operator");
+}
+
+}  // namespace webnn::ops

@@ -1,0 +1,196 @@
+// Shape and data movement operators: reshape, transpose, concat, split, slice.
+#include "ops/families.hpp"
+#include "ops/ops.hpp"
+#include "ops/shape_helpers.hpp"
+
+namespace webnn::ops {
+
+namespace {
+
+// spec: #api-mlgraphbuilder-reshape-method
+OperandDescriptor infer_reshape(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const Shape& new_shape = std::get<ReshapeAttrs>(op.attrs).new_shape;
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  const TensorLimit* output_row = find_tensor_limit(op.kind, "output");
+  type_error_if(output_row && (new_shape.size() < output_row->min_rank || new_shape.size() > output_row->max_rank),
+                who + ": newShape " + shape_to_string(new_shape) + " has rank " + std::to_string(new_shape.size()) +
+                    ", beyond the supported output ranks");
+  uint64_t count = 1;
+  for (uint32_t d : new_shape) {
+    if (!is_valid_dimension(d))
+      throw_error(ErrorKind::kTypeError, who + ": newShape " + shape_to_string(new_shape) + " contains " +
+                                             std::to_string(d) + ", not a valid dimension");
+    count *= d;  // each factor is below 2^31 and the running product is kept below 2^31: no overflow
+    if (count > kMaxDimension)
+      throw_error(ErrorKind::kTypeError, who + ": newShape " + shape_to_string(new_shape) +
+                                             " holds more elements than the input " + shape_to_string(input.shape));
+  }
+  type_error_if(count != *input.element_count(), who + ": newShape " + shape_to_string(new_shape) + " holds " +
+                                                     std::to_string(count) + " elements but the input " +
+                                                     shape_to_string(input.shape) + " holds " +
+                                                     std::to_string(*input.element_count()));
+  return {input.data_type, new_shape};
+}
+
+// spec: #api-mlgraphbuilder-transpose. The spec's steps copy the input's descriptor; the output
+// shape is the input's permuted (output[i] = input[permutation[i]]), as the operation defines it.
+OperandDescriptor infer_transpose(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<TransposeAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  const size_t rank = input.rank();
+  std::vector<uint32_t> permutation;
+  if (attrs.permutation) {
+    permutation = *attrs.permutation;
+    type_error_if(permutation.size() != rank, who + ": permutation " + list_to_string(permutation) + " must have " +
+                                                  std::to_string(rank) + " values (the input rank)");
+    check_axes(who + ": permutation", permutation, rank);
+  } else {
+    for (size_t i = rank; i-- > 0;) permutation.push_back(static_cast<uint32_t>(i));
+  }
+  OperandDescriptor out{input.data_type, {}};
+  for (uint32_t axis : permutation) out.shape.push_back(input.shape[axis]);
+  return out;
+}
+
+// spec: #api-mlgraphbuilder-concat
+OperandDescriptor infer_concat(const Graph& graph, const Operation& op) {
+  const uint32_t axis = std::get<ConcatAttrs>(op.attrs).axis;
+  const std::string who = op_prefix(op);
+  type_error_if(!is_valid_tensor_count(op.inputs.size()), who + ": the number of inputs (" +
+                                                              std::to_string(op.inputs.size()) + ") must be 1 to " +
+                                                              std::to_string(kMaxTensorCount));
+  const OperandDescriptor& first = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "inputs", first);
+  type_error_if(axis >= first.rank(), who + ": axis " + std::to_string(axis) + " must be less than the rank " +
+                                          std::to_string(first.rank()) + " of inputs[0]");
+  OperandDescriptor out = first;
+  for (size_t index = 1; index < op.inputs.size(); ++index) {
+    const OperandDescriptor& input = input_desc(graph, op, index);
+    // Messages are built only on failure: this loop runs once per input.
+    auto name = [&] { return who + ": inputs[" + std::to_string(index) + "]"; };
+    if (input.data_type != first.data_type)
+      throw_error(ErrorKind::kTypeError, name() + " has data type " + std::string(to_string(input.data_type)) +
+                                             ", inputs[0] " + std::string(to_string(first.data_type)));
+    if (input.rank() != first.rank())
+      throw_error(ErrorKind::kTypeError, name() + " has rank " + std::to_string(input.rank()) + ", inputs[0] rank " +
+                                             std::to_string(first.rank()));
+    for (size_t dim = 0; dim < input.rank(); ++dim) {
+      if (dim != axis) {
+        if (input.shape[dim] != first.shape[dim])
+          throw_error(ErrorKind::kTypeError, name() + " shape " + shape_to_string(input.shape) +
+                                                 " differs from inputs[0] " + shape_to_string(first.shape) +
+                                                 " in dimension " + std::to_string(dim) + ", which is not the axis");
+      } else {
+        const int64_t size = int64_t{out.shape[axis]} + input.shape[dim];
+        if (!is_valid_dimension(size))
+          throw_error(ErrorKind::kTypeError,
+                      who + ": the concatenated size along axis " + std::to_string(axis) + " is not a valid dimension");
+        out.shape[axis] = static_cast<uint32_t>(size);
+      }
+    }
+  }
+  return out;
+}
+
+// spec: #api-mlgraphbuilder-split
+std::vector<OperandDescriptor> infer_split(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<SplitAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  const uint32_t axis = attrs.axis;
+  type_error_if(axis >= input.rank(), who + ": axis " + std::to_string(axis) + " must be less than the input rank " +
+                                          std::to_string(input.rank()));
+  const uint32_t size = input.shape[axis];
+  std::vector<uint32_t> sizes;
+  if (const auto* count = std::get_if<uint32_t>(&attrs.splits)) {
+    type_error_if(!is_valid_tensor_count(*count),
+                  who + ": splits (" + std::to_string(*count) + ") must be 1 to " + std::to_string(kMaxTensorCount));
+    type_error_if(size % *count != 0, who + ": splits (" + std::to_string(*count) + ") must evenly divide the input " +
+                                          "size " + std::to_string(size) + " along axis " + std::to_string(axis));
+    sizes.assign(*count, size / *count);
+  } else {
+    sizes = std::get<std::vector<uint32_t>>(attrs.splits);
+    type_error_if(!is_valid_tensor_count(sizes.size()), who + ": splits must list 1 to " +
+                                                            std::to_string(kMaxTensorCount) + " sizes, got " +
+                                                            std::to_string(sizes.size()));
+    uint64_t sum = 0;
+    for (uint32_t s : sizes) {
+      if (s == 0) throw_error(ErrorKind::kTypeError, who + ": splits " + list_to_string(sizes) + " must not contain 0");
+      sum += s;
+    }
+    type_error_if(sum != size, who + ": splits " + list_to_string(sizes) + " sum to " + std::to_string(sum) +
+                                   " but the input size along axis " + std::to_string(axis) + " is " +
+                                   std::to_string(size));
+  }
+  std::vector<OperandDescriptor> outs(sizes.size(), input);
+  for (size_t i = 0; i < sizes.size(); ++i) outs[i].shape[axis] = sizes[i];
+  return outs;
+}
+
+// spec: #api-mlgraphbuilder-slice
+OperandDescriptor infer_slice(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<SliceAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  for (uint32_t s : attrs.sizes)
+    if (s == 0)
+      throw_error(ErrorKind::kTypeError, who + ": sizes " + list_to_string(attrs.sizes) + " must not contain 0");
+  const size_t rank = input.rank();
+  type_error_if(attrs.starts.size() != rank || attrs.sizes.size() != rank,
+                who + ": starts " + list_to_string(attrs.starts) + " and sizes " + list_to_string(attrs.sizes) +
+                    " must both have " + std::to_string(rank) + " values (the input rank)");
+  if (attrs.strides)
+    type_error_if(attrs.strides->size() != rank, who + ": strides " + list_to_string(*attrs.strides) + " must have " +
+                                                     std::to_string(rank) + " values (the input rank)");
+  OperandDescriptor out{input.data_type, {}};
+  for (size_t i = 0; i < rank; ++i) {
+    const uint64_t input_size = input.shape[i];
+    const uint64_t start = attrs.starts[i];
+    const uint64_t slice_size = attrs.sizes[i];
+    const uint64_t stride = attrs.strides ? (*attrs.strides)[i] : 1;
+    if (stride < 1)
+      throw_error(ErrorKind::kTypeError, who + ": strides " + list_to_string(*attrs.strides) + " must not contain 0");
+    if (start > input_size)
+      throw_error(ErrorKind::kTypeError, who + ": start " + std::to_string(start) + " in dimension " +
+                                             std::to_string(i) + " is beyond the input size " +
+                                             std::to_string(input_size));
+    if (start + slice_size > input_size)
+      throw_error(ErrorKind::kTypeError, who + ": start " + std::to_string(start) + " + size " +
+                                             std::to_string(slice_size) + " in dimension " + std::to_string(i) +
+                                             " exceeds the input size " + std::to_string(input_size));
+    out.shape.push_back(static_cast<uint32_t>(slice_size / stride + (slice_size % stride != 0 ? 1 : 0)));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& op) {
+  switch (op.kind) {
+    case OpKind::kReshape:
+      return {infer_reshape(graph, op)};
+    case OpKind::kTranspose:
+      return {infer_transpose(graph, op)};
+    case OpKind::kConcat:
+      return {infer_concat(graph, op)};
+    case OpKind::kSplit:
+      return infer_split(graph, op);
+    case OpKind::kSlice:
+      return {infer_slice(graph, op)};
+    default:
+      break;
+  }
+  throw_error(ErrorKind::kNotSupportedError, op_prefix(op) + ": not a shape operator");
+}
+
+}  // namespace webnn::ops

@@ -1,0 +1,58 @@
+// Shape arithmetic shared by the op families: broadcasting, axis lists, conv/pool output sizes,
+// and access to an operation's operands. One place for each rule so every op applies it alike.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/graph.hpp"
+
+namespace webnn::ops {
+
+// The op's spec name, the prefix of every validation message ("conv2d").
+std::string op_prefix(const Operation& op);
+
+// Throws TypeError unless `op` has exactly `count` positional inputs (graph files can name any
+// number; the public API always passes the right count).
+void expect_input_count(const Operation& op, size_t count);
+// The descriptor of positional input `index`.
+const OperandDescriptor& input_desc(const Graph& graph, const Operation& op, size_t index);
+
+// spec: #valid-dimension — an integer greater than zero that fits our bound.
+bool is_valid_dimension(int64_t value);
+// spec: #valid-tensor-count — greater than zero and at most 8192.
+inline constexpr uint64_t kMaxTensorCount = 8192;
+bool is_valid_tensor_count(uint64_t value);
+
+// spec: #unidirectionally-broadcast-the-shapes; nullopt on failure.
+std::optional<Shape> broadcast_unidirectional(const Shape& from, const Shape& to);
+// spec: #bidirectionally-broadcast-the-shapes; nullopt on failure.
+std::optional<Shape> broadcast_bidirectional(const Shape& a, const Shape& b);
+
+// Throws TypeError unless every axis is below `rank` and no axis repeats. `what` names the
+// argument in the message ("reduceMean: axes").
+void check_axes(const std::string& what, const std::vector<uint32_t>& axes, size_t rank);
+
+// spec: #mlgraphbuilder-calculate-conv-output-size — the real quotient
+// (inputSize - effectiveFilterSize + beginningPadding + endingPadding) / stride + 1, kept exact as
+// its floor and its ceiling. Either may be zero or negative when the window does not fit.
+struct ConvOutputSize {
+  int64_t floor = 0;
+  int64_t ceil = 0;
+};
+ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
+                                uint32_t ending_padding, uint32_t stride, uint32_t dilation);
+
+// Throws TypeError unless `list` (the option `name`) has `size` values, none 0 when `nonzero`.
+void check_option_list(const Operation& op, const char* name, const std::vector<uint32_t>& list, size_t size,
+                       bool nonzero);
+
+// An OptionalDims with the spec's default filled in when absent.
+std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback);
+
+// "[1, 2, 3]" for a list of unsigned values (axes, strides, ...).
+std::string list_to_string(const std::vector<uint32_t>& values);
+
+}  // namespace webnn::ops

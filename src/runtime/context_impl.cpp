@@ -1,0 +1,565 @@
+#include "runtime/context_impl.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <new>
+#include <utility>
+
+#include "graph/graph_builder.hpp"
+
+namespace webnn::detail {
+
+namespace {
+
+std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+
+template <class T>
+std::future<T> rejected(ErrorKind kind, const std::string& message) {
+  std::promise<T> promise;
+  promise.set_exception(std::make_exception_ptr(Error(kind, message)));
+  return promise.get_future();
+}
+
+class ReadToVector final : public PendingRead {
+ public:
+  using PendingRead::PendingRead;
+  std::future<std::vector<std::byte>> future() { return promise_.get_future(); }
+
+ protected:
+  void deliver(std::span<const std::byte> bytes) override {
+    promise_.set_value(std::vector<std::byte>(bytes.begin(), bytes.end()));
+  }
+  void fail(std::exception_ptr error) override { promise_.set_exception(std::move(error)); }
+
+ private:
+  std::promise<std::vector<std::byte>> promise_;
+};
+
+// The caller's buffer is written only while the read is unsettled, under the read's lock, so a
+// caller whose read was rejected (tensor destroyed) may free the buffer at once.
+class ReadInto final : public PendingRead {
+ public:
+  ReadInto(const TensorImpl* tensor, std::span<std::byte> out) : PendingRead(tensor), out_(out) {}
+  std::future<void> future() { return promise_.get_future(); }
+
+ protected:
+  void deliver(std::span<const std::byte> bytes) override {
+    std::memcpy(out_.data(), bytes.data(), bytes.size());
+    promise_.set_value();
+  }
+  void fail(std::exception_ptr error) override { promise_.set_exception(std::move(error)); }
+
+ private:
+  std::span<std::byte> out_;
+  std::promise<void> promise_;
+};
+
+// Drops expired entries when the list would grow, so registries stay proportional to the live
+// objects without a sweep on every call.
+template <class T>
+void register_weak(std::vector<std::weak_ptr<T>>& list, const std::shared_ptr<T>& item) {
+  if (list.size() >= 32 && list.size() == list.capacity())
+    list.erase(std::remove_if(list.begin(), list.end(), [](const std::weak_ptr<T>& w) { return w.expired(); }),
+               list.end());
+  list.push_back(item);
+}
+
+uint64_t byte_length_of(const TensorImpl& tensor) { return tensor.operand_desc().byte_length().value_or(0); }
+
+}  // namespace
+
+// ---- PendingRead ----
+
+void PendingRead::fulfil(std::span<const std::byte> bytes) {
+  std::lock_guard lock(mutex_);
+  if (settled_) return;
+  settled_ = true;
+  try {
+    deliver(bytes);
+  } catch (...) {  // the copy could not be allocated
+    fail(std::make_exception_ptr(Error(ErrorKind::kUnknownError, "readTensor: could not copy the tensor's bytes")));
+  }
+}
+
+void PendingRead::reject(ErrorKind kind, const std::string& message) {
+  std::lock_guard lock(mutex_);
+  if (settled_) return;
+  settled_ = true;
+  fail(std::make_exception_ptr(Error(kind, message)));
+}
+
+// ---- ContextImpl ----
+
+ContextImpl::ContextImpl(const MLContextOptions& opts, const Backend& chosen)
+    : options(opts), backend(&chosen), num_threads(opts.num_threads) {
+  lost_future = lost_promise.get_future().share();
+}
+
+ContextImpl::~ContextImpl() {
+  // Queued steps hold a reference to the context, so nothing is queued here: this only stops the
+  // worker (or lets it exit, when the last reference was dropped by a step on the worker).
+  timeline.close();
+  timeline.join();
+  if (!lost_flag.load()) {
+    // The last handle is gone; graphs and tensors that outlive it can no longer be used.
+    for (auto& weak : graphs)
+      if (auto graph = weak.lock()) graph->destroyed = true;
+    for (auto& weak : tensors)
+      if (auto tensor = weak.lock()) tensor->destroyed = true;
+    lost_promise.set_value({"the context was released"});
+  }
+}
+
+void ContextImpl::enqueue_locked(std::function<void()> run, std::function<void()> abort) {
+  // The timeline closes only when the context is lost, which every caller checked under `mutex`.
+  timeline.enqueue(std::move(run), std::move(abort));
+}
+
+void ContextImpl::forget_read(const PendingRead* read) {
+  std::lock_guard lock(mutex);
+  auto it = std::find_if(pending_reads.begin(), pending_reads.end(),
+                         [&](const std::shared_ptr<PendingRead>& r) { return r.get() == read; });
+  if (it != pending_reads.end()) pending_reads.erase(it);
+}
+
+std::vector<std::shared_ptr<PendingRead>> ContextImpl::take_reads_locked(const TensorImpl* tensor) {
+  std::vector<std::shared_ptr<PendingRead>> taken;
+  auto keep = std::stable_partition(pending_reads.begin(), pending_reads.end(),
+                                    [&](const std::shared_ptr<PendingRead>& r) { return r->tensor() != tensor; });
+  std::move(keep, pending_reads.end(), std::back_inserter(taken));
+  pending_reads.erase(keep, pending_reads.end());
+  return taken;
+}
+
+std::function<void()> ContextImpl::before_compute_hook() const {
+  std::lock_guard lock(mutex);
+  return compute_hook;
+}
+
+void ContextImpl::set_before_compute_hook(std::function<void()> hook) {
+  std::lock_guard lock(mutex);
+  compute_hook = std::move(hook);
+}
+
+void ContextImpl::check_tensor_locked(const TensorImpl* tensor, const char* method) const {
+  type_error_if(tensor->context_id != this, std::string(method) + ": the tensor belongs to another context");
+  type_error_if(tensor->destroyed.load(), std::string(method) + ": the tensor is destroyed");
+}
+
+std::shared_ptr<TensorImpl> ContextImpl::check_own_tensor_locked(const MLTensor& tensor, const char* method) const {
+  type_error_if(!tensor.impl(), std::string(method) + ": the tensor is an empty handle");
+  check_tensor_locked(tensor.impl().get(), method);
+  return tensor.impl();
+}
+
+const ContextImpl::Failure* ContextImpl::failure_of(const std::shared_ptr<TensorImpl>& tensor) const {
+  auto it = failures.find(std::weak_ptr<TensorImpl>(tensor));
+  return it == failures.end() ? nullptr : &it->second;
+}
+
+// spec: #api-mlcontext-dispatch
+void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+  std::lock_guard lock(mutex);
+  const std::shared_ptr<GraphImpl>& g = graph.impl();
+  type_error_if(!g, "dispatch: the graph is an empty handle");
+  type_error_if(g->context_id != this, "dispatch: the graph belongs to another context");
+  if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "dispatch: the graph is destroyed");
+
+  // allTensors: no tensor twice, each of this context and alive.
+  std::map<const TensorImpl*, std::string> seen;
+  auto check_all = [&](const MLNamedTensors& tensors, const char* role) {
+    for (const auto& [name, tensor] : tensors) {
+      const std::string who = std::string(role) + " " + quoted(name);
+      type_error_if(!tensor.impl(), "dispatch: " + who + " is an empty handle");
+      auto [it, fresh] = seen.emplace(tensor.impl().get(), who);
+      type_error_if(!fresh, "dispatch: " + it->second + " and " + who + " are the same tensor");
+      type_error_if(tensor.impl()->context_id != this, "dispatch: " + who + " belongs to another context");
+      type_error_if(tensor.impl()->destroyed.load(), "dispatch: " + who + " is destroyed");
+    }
+  };
+  check_all(inputs, "input");
+  check_all(outputs, "output");
+
+  // spec: "validate tensors with descriptors"
+  auto check_descriptors = [&](const MLNamedTensors& tensors, const std::map<std::string, OperandDescriptor>& expected,
+                               const char* role) {
+    for (const auto& [name, tensor] : tensors) {
+      const TensorImpl& t = *tensor.impl();
+      type_error_if(t.is_constant, "dispatch: " + std::string(role) + " " + quoted(name) + " is a constant tensor");
+      auto it = expected.find(name);
+      type_error_if(it == expected.end(), "dispatch: " + quoted(name) + " is not an " + role + " of the graph");
+      type_error_if(t.operand_desc() != it->second, "dispatch: " + std::string(role) + " " + quoted(name) + " is " +
+                                                        t.operand_desc().to_string() + " but the graph expects " +
+                                                        it->second.to_string());
+    }
+    for (const auto& [name, desc] : expected)
+      type_error_if(!tensors.count(name), "dispatch: the graph's " + std::string(role) + " " + quoted(name) + " (" +
+                                              desc.to_string() + ") is missing");
+  };
+  check_descriptors(inputs, g->input_descriptors, "input");
+  check_descriptors(outputs, g->output_descriptors, "output");
+
+  // In the executable's order: graph.inputs[i] / graph.outputs[i].
+  std::vector<std::shared_ptr<TensorImpl>> in, out;
+  for (const NamedOperand& named : g->ir->inputs) in.push_back(inputs.at(named.name).impl());
+  for (const NamedOperand& named : g->ir->outputs) out.push_back(outputs.at(named.name).impl());
+  enqueue_locked(
+      [self = shared_from_this(), g, in = std::move(in), out = std::move(out)] { self->dispatch_step(g, in, out); });
+}
+
+void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
+                                const std::vector<std::shared_ptr<TensorImpl>>& inputs,
+                                const std::vector<std::shared_ptr<TensorImpl>>& outputs) {
+  if (auto hook = before_compute_hook()) hook();
+  // spec: "abort when this is lost"; the outputs keep what they held.
+  if (is_lost() || !graph->executable) return;
+
+  std::optional<Failure> failure;
+  std::vector<const std::byte*> in_ptrs;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const TensorImpl& t = *inputs[i];
+    const std::string who = "dispatch: input " + quoted(graph->ir->inputs[i].name);
+    if (const Failure* f = failure_of(inputs[i]))
+      failure = Failure{f->kind, who + " holds no valid data (" + f->message + ")"};
+    else if (t.data.size() != byte_length_of(t))
+      failure = Failure{ErrorKind::kUnknownError, who + " has no storage"};
+    in_ptrs.push_back(t.data.data());
+  }
+  std::vector<std::byte*> out_ptrs;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    TensorImpl& t = *outputs[i];
+    if (t.data.size() != byte_length_of(t))
+      failure = Failure{ErrorKind::kUnknownError,
+                        "dispatch: output " + quoted(graph->ir->outputs[i].name) + " has no storage"};
+    out_ptrs.push_back(t.data.data());
+  }
+  if (!failure) {
+    try {
+      graph->executable->run(in_ptrs, out_ptrs);
+    } catch (const Error& e) {
+      failure = Failure{ErrorKind::kOperationError, "dispatch: " + e.message()};
+    } catch (const std::exception& e) {
+      failure = Failure{ErrorKind::kOperationError, std::string("dispatch: ") + e.what()};
+    }
+  }
+  // A failed compute leaves its outputs unreadable rather than holding stale or partial bytes.
+  if (failure && failures.size() >= 64) std::erase_if(failures, [](const auto& f) { return f.first.expired(); });
+  for (const auto& t : outputs) {
+    if (failure)
+      failures[t] = *failure;
+    else
+      failures.erase(t);
+  }
+}
+
+// spec: #api-mlcontext-createtensor
+MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
+  std::lock_guard lock(mutex);
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "createTensor: the context is lost");
+  // The spec bounds tensors only by the implementation; we apply the builder's checks.
+  GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor({descriptor.data_type, descriptor.shape}, "createTensor");
+  auto tensor = std::make_shared<TensorImpl>();
+  tensor->context = weak_from_this();
+  tensor->context_id = this;
+  tensor->desc = descriptor;
+  register_weak(tensors, tensor);
+  enqueue_locked([self = shared_from_this(), tensor] {
+    const uint64_t n = byte_length_of(*tensor);
+    try {
+      tensor->data.assign(n, std::byte{0});
+    } catch (const std::bad_alloc&) {
+      self->failures[tensor] =
+          Failure{ErrorKind::kUnknownError, "createTensor: could not allocate " + std::to_string(n) + " bytes"};
+    }
+  });
+  return MLTensor(tensor);
+}
+
+// spec: #api-mlcontext-createconstanttensor
+MLTensor ContextImpl::create_constant_tensor(const OperandDescriptor& descriptor, std::span<const std::byte> data) {
+  std::lock_guard lock(mutex);
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "createConstantTensor: the context is lost");
+  GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(descriptor, "createConstantTensor");
+  const uint64_t n = *descriptor.byte_length();
+  type_error_if(data.size() != n, "createConstantTensor: the buffer holds " + std::to_string(data.size()) +
+                                      " bytes but " + descriptor.to_string() + " needs " + std::to_string(n));
+  auto tensor = std::make_shared<TensorImpl>();
+  tensor->context = weak_from_this();
+  tensor->context_id = this;
+  tensor->desc = MLTensorDescriptor{descriptor.data_type, descriptor.shape, false, false};
+  tensor->is_constant = true;
+  // The bytes are immutable from here on: nothing can write a constant tensor, so there is no
+  // later step to order them against, and MLGraphBuilder.constant(tensor) may share them from any
+  // thread at once. Hence they are placed at the call rather than by a timeline step.
+  tensor->constant_data = BufferRef::copy_of(data);
+  register_weak(tensors, tensor);
+  return MLTensor(tensor);
+}
+
+// spec: #api-mlcontext-readtensor
+std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& tensor) {
+  using Bytes = std::vector<std::byte>;
+  std::lock_guard lock(mutex);
+  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  if (!t) return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor is an empty handle");
+  if (t->context_id != this)
+    return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor belongs to another context");
+  if (t->destroyed.load()) return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor is destroyed");
+  if (!t->desc.readable)
+    return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor was not created with readable = true");
+  if (is_lost()) return rejected<Bytes>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
+  auto read = std::make_shared<ReadToVector>(t.get());
+  auto future = read->future();
+  pending_reads.push_back(read);
+  enqueue_locked([self = shared_from_this(), t, read] { self->read_step(t, read); },
+                 [self = shared_from_this(), read] {
+                   read->reject(ErrorKind::kInvalidStateError, "readTensor: aborted because the context is lost");
+                   self->forget_read(read.get());
+                 });
+  return future;
+}
+
+// spec: #api-mlcontext-readtensor-byob
+std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out) {
+  std::lock_guard lock(mutex);
+  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  if (!t) return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor is an empty handle");
+  if (t->context_id != this)
+    return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor belongs to another context");
+  if (t->destroyed.load()) return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor is destroyed");
+  if (!t->desc.readable)
+    return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor was not created with readable = true");
+  const uint64_t n = byte_length_of(*t);
+  if (out.size() != n)
+    return rejected<void>(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
+                                                     " bytes but " + t->operand_desc().to_string() + " needs " +
+                                                     std::to_string(n));
+  if (is_lost()) return rejected<void>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
+  auto read = std::make_shared<ReadInto>(t.get(), out);
+  auto future = read->future();
+  pending_reads.push_back(read);
+  enqueue_locked([self = shared_from_this(), t, read] { self->read_step(t, read); },
+                 [self = shared_from_this(), read] {
+                   read->reject(ErrorKind::kInvalidStateError, "readTensor: aborted because the context is lost");
+                   self->forget_read(read.get());
+                 });
+  return future;
+}
+
+void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read) {
+  if (const Failure* f = failure_of(tensor))
+    read->reject(f->kind, "readTensor: the tensor holds no valid data (" + f->message + ")");
+  else if (tensor->data.size() != byte_length_of(*tensor))
+    read->reject(ErrorKind::kUnknownError, "readTensor: the tensor has no storage");
+  else
+    read->fulfil(tensor->data);
+  forget_read(read.get());
+}
+
+// spec: #api-mlcontext-writetensor
+void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte> data) {
+  std::lock_guard lock(mutex);
+  std::shared_ptr<TensorImpl> t = check_own_tensor_locked(tensor, "writeTensor");
+  type_error_if(!t->desc.writable, "writeTensor: the tensor was not created with writable = true");
+  const uint64_t n = byte_length_of(*t);
+  type_error_if(data.size() != n, "writeTensor: the buffer holds " + std::to_string(data.size()) + " bytes but " +
+                                      t->operand_desc().to_string() + " needs " + std::to_string(n));
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "writeTensor: the context is lost");
+  // spec: the bytes are copied before the call returns.
+  std::vector<std::byte> bytes(data.begin(), data.end());
+  enqueue_locked([self = shared_from_this(), t, bytes = std::move(bytes)]() mutable {
+    t->data = std::move(bytes);
+    self->failures.erase(t);
+  });
+}
+
+// spec: #api-mlcontext-destroy, #mlcontext-lose
+void ContextImpl::destroy(const std::string& message) {
+  std::vector<std::shared_ptr<PendingRead>> reads;
+  std::vector<std::shared_ptr<TensorImpl>> live_tensors;
+  std::vector<std::shared_ptr<GraphImpl>> live_graphs;
+  {
+    std::lock_guard lock(mutex);
+    if (lost_flag.load()) return;
+    lost_flag.store(true, std::memory_order_release);
+    for (auto& weak : graphs)
+      if (auto g = weak.lock()) {
+        g->destroyed = true;
+        live_graphs.push_back(std::move(g));
+      }
+    for (auto& weak : tensors)
+      if (auto t = weak.lock()) {
+        t->destroyed = true;
+        live_tensors.push_back(std::move(t));
+      }
+    graphs.clear();
+    tensors.clear();
+    reads.swap(pending_reads);
+  }
+  for (auto& read : reads)
+    read->reject(kPendingReadRejection,
+                 "readTensor: the tensor was destroyed because the context was lost (" + message + ")");
+  // Queued dispatches, writes and allocations are dropped; a compute already running finishes.
+  timeline.close();
+  lost_promise.set_value({message});
+  // From a step on the timeline itself the worker cannot be awaited; the destructor lets it go.
+  if (timeline.on_worker_thread()) return;
+  timeline.join();
+  // The worker has stopped: release tensor storage and executables now rather than when the last
+  // handle to each is dropped.
+  for (auto& t : live_tensors) std::vector<std::byte>().swap(t->data);
+  failures.clear();
+  std::vector<std::unique_ptr<Executable>> executables;
+  {
+    std::lock_guard lock(mutex);  // placement() reads executables under it
+    for (auto& g : live_graphs) executables.push_back(std::move(g->executable));
+  }
+}
+
+// spec: #api-mltensor-destroy
+void ContextImpl::destroy_tensor(const std::shared_ptr<TensorImpl>& tensor) {
+  std::vector<std::shared_ptr<PendingRead>> reads;
+  {
+    std::lock_guard lock(mutex);
+    if (tensor->destroyed.exchange(true)) return;
+    reads = take_reads_locked(tensor.get());
+    // A constant tensor's bytes may be shared with graphs and read by builders on other threads;
+    // they go when the last reference does.
+    if (!is_lost() && !tensor->is_constant)
+      enqueue_locked([self = shared_from_this(), tensor] {
+        std::vector<std::byte>().swap(tensor->data);
+        self->failures.erase(tensor);
+      });
+  }
+  for (auto& read : reads) read->reject(kPendingReadRejection, "readTensor: the tensor was destroyed");
+}
+
+// spec: #api-mlgraph-destroy
+void ContextImpl::destroy_graph(const std::shared_ptr<GraphImpl>& graph) {
+  std::lock_guard lock(mutex);
+  if (graph->destroyed.exchange(true)) return;
+  if (is_lost()) return;
+  // After the dispatches already queued with this graph.
+  enqueue_locked([self = shared_from_this(), graph] {
+    std::unique_ptr<Executable> freed;
+    std::lock_guard lock(self->mutex);
+    freed = std::move(graph->executable);
+  });
+}
+
+std::vector<std::string> ContextImpl::placement(const GraphImpl& graph) const {
+  std::lock_guard lock(mutex);
+  if (graph.destroyed.load() || !graph.executable)
+    throw_error(ErrorKind::kInvalidStateError, "placement: the graph is destroyed");
+  return graph.executable->placement();
+}
+
+MLGraph ContextImpl::build_graph(std::shared_ptr<const Graph> ir) {
+  type_error_if(!ir, "build: the graph is null");
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "build: the context is lost");
+  // Compiled on the caller's thread (docs/choices.md), outside the lock.
+  std::unique_ptr<Executable> executable;
+  const std::string who = "build: the " + std::string(backend->name()) + " backend could not compile the graph: ";
+  try {
+    executable = backend->compile(ir, CompileOptions{num_threads});
+  } catch (const Error& e) {
+    // NotSupportedError names the op the backend cannot run; callers (and a fallback policy) can
+    // tell it from a failed conversion, which the spec reports as OperationError.
+    if (e.kind() == ErrorKind::kNotSupportedError) throw;
+    throw_error(ErrorKind::kOperationError, who + e.message());
+  } catch (const std::exception& e) {
+    throw_error(ErrorKind::kOperationError, who + e.what());
+  }
+  if (!executable) throw_error(ErrorKind::kOperationError, who + "no executable was produced");
+
+  auto graph = std::make_shared<GraphImpl>();
+  graph->context = weak_from_this();
+  graph->context_id = this;
+  for (const NamedOperand& in : ir->inputs) graph->input_descriptors[in.name] = ir->desc(in.operand);
+  for (const NamedOperand& out : ir->outputs) graph->output_descriptors[out.name] = ir->desc(out.operand);
+  graph->ir = std::move(ir);
+  graph->executable = std::move(executable);
+  std::lock_guard lock(mutex);
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "build: the context is lost");
+  register_weak(graphs, graph);
+  return MLGraph(graph);
+}
+
+NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTensors& inputs) {
+  if (timeline.on_worker_thread())
+    throw_error(ErrorKind::kInvalidStateError, "compute: cannot wait for the context's timeline from one of its steps");
+  auto promise = std::make_shared<std::promise<NamedHostTensors>>();
+  auto future = promise->get_future();
+  {
+    std::lock_guard lock(mutex);
+    const std::shared_ptr<GraphImpl>& g = graph.impl();
+    type_error_if(!g, "compute: the graph is an empty handle");
+    type_error_if(g->context_id != this, "compute: the graph belongs to another context");
+    if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "compute: the graph is destroyed");
+    if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "compute: the context is lost");
+    for (const auto& [name, desc] : g->input_descriptors) {
+      auto it = inputs.find(name);
+      type_error_if(it == inputs.end(), "compute: input " + quoted(name) + " (" + desc.to_string() + ") is missing");
+      type_error_if(it->second.desc != desc, "compute: input " + quoted(name) + " is " + it->second.desc.to_string() +
+                                                 " but the graph expects " + desc.to_string());
+      const uint64_t n = *desc.byte_length();
+      type_error_if(it->second.data.size() != n, "compute: input " + quoted(name) + " holds " +
+                                                     std::to_string(it->second.data.size()) + " bytes but " +
+                                                     desc.to_string() + " needs " + std::to_string(n));
+    }
+    for (const auto& [name, host] : inputs)
+      type_error_if(!g->input_descriptors.count(name), "compute: " + quoted(name) + " is not an input of the graph");
+
+    // The step reads the caller's bytes in place: this call waits until the step has run or been
+    // aborted, so they outlive every use.
+    std::vector<const std::byte*> in_ptrs;
+    for (const NamedOperand& named : g->ir->inputs) in_ptrs.push_back(inputs.at(named.name).data.data());
+    enqueue_locked(
+        [self = shared_from_this(), g, promise, in_ptrs = std::move(in_ptrs)] {
+          try {
+            if (auto hook = self->before_compute_hook()) hook();
+            if (self->is_lost() || !g->executable)
+              throw_error(ErrorKind::kInvalidStateError, "compute: aborted because the context is lost");
+            NamedHostTensors results;
+            std::vector<std::byte*> out_ptrs;
+            for (const NamedOperand& named : g->ir->outputs) {
+              HostTensor& host = results[named.name];
+              host.desc = g->ir->desc(named.operand);
+              host.data.resize(*host.desc.byte_length());
+              out_ptrs.push_back(host.data.data());
+            }
+            try {
+              g->executable->run(in_ptrs, out_ptrs);
+            } catch (const Error& e) {
+              throw_error(ErrorKind::kOperationError, "compute: " + e.message());
+            } catch (const std::bad_alloc&) {
+              throw;
+            } catch (const std::exception& e) {
+              throw_error(ErrorKind::kOperationError, std::string("compute: ") + e.what());
+            }
+            promise->set_value(std::move(results));
+          } catch (...) {
+            promise->set_exception(std::current_exception());
+          }
+        },
+        [promise] {
+          promise->set_exception(std::make_exception_ptr(
+              Error(ErrorKind::kInvalidStateError, "compute: aborted because the context is lost")));
+        });
+  }
+  return future.get();
+}
+
+// ---- The builder's view of a context (src/api/impl.hpp) ----
+
+bool context_is_lost(const ContextImpl& context) { return context.is_lost(); }
+
+uint64_t context_max_tensor_byte_length(const ContextImpl&) { return kDefaultMaxTensorByteLength; }
+
+MLGraph context_build_graph(const std::shared_ptr<ContextImpl>& context, std::shared_ptr<const Graph> ir) {
+  if (!context) throw_error(ErrorKind::kTypeError, "build: the context is an empty handle");
+  return context->build_graph(std::move(ir));
+}
+
+}  // namespace webnn::detail

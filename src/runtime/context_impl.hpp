@@ -1,0 +1,125 @@
+// The state behind an MLContext and the spec's MLContext / MLTensor / MLGraph method steps.
+//
+// Threading: every public call validates synchronously under `mutex` and, in the same critical
+// section, enqueues its timeline step, so "call order" is well defined across threads and a
+// destroy() cannot slip between a call's checks and its step. Tensor bytes (TensorImpl::data) and
+// the executables are touched only by steps on the timeline. User-visible promises are settled
+// outside `mutex`.
+//
+// Lifetime: queued steps hold a reference to their context, so dropping the last MLContext
+// handle lets queued work finish; the context is destroyed (and its worker stopped) once nothing
+// is queued. destroy() instead aborts whatever is queued.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "api/impl.hpp"
+#include "runtime/timeline.hpp"
+
+namespace webnn::detail {
+
+// The error that rejects a tensor's pending reads when the tensor is destroyed, directly or by
+// its context being lost. spec: #api-mltensor-destroy and the "if aborted" steps of readTensor
+// both name InvalidStateError.
+inline constexpr ErrorKind kPendingReadRejection = ErrorKind::kInvalidStateError;
+
+// A readTensor() promise (spec: MLTensor.[[pendingPromises]]). Settled exactly once: by its
+// timeline step, or rejected earlier by MLTensor.destroy() or context loss.
+class PendingRead {
+ public:
+  explicit PendingRead(const TensorImpl* tensor) : tensor_(tensor) {}
+  virtual ~PendingRead() = default;
+  const TensorImpl* tensor() const { return tensor_; }
+  // Hands `bytes` to the reader unless already settled.
+  void fulfil(std::span<const std::byte> bytes);
+  void reject(ErrorKind kind, const std::string& message);
+
+ protected:
+  virtual void deliver(std::span<const std::byte> bytes) = 0;  // called once, under mutex_
+  virtual void fail(std::exception_ptr error) = 0;             // called once, under mutex_
+
+ private:
+  const TensorImpl* tensor_;
+  std::mutex mutex_;
+  bool settled_ = false;
+};
+
+struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
+  ContextImpl(const MLContextOptions& options, const Backend& backend);
+  ~ContextImpl();
+
+  // spec: #api-mlcontext-dispatch
+  void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
+  // spec: #api-mlcontext-createtensor
+  MLTensor create_tensor(const MLTensorDescriptor& descriptor);
+  // spec: #api-mlcontext-createconstanttensor
+  MLTensor create_constant_tensor(const OperandDescriptor& descriptor, std::span<const std::byte> data);
+  // spec: #api-mlcontext-readtensor and #api-mlcontext-readtensor-byob
+  std::future<std::vector<std::byte>> read_tensor(const MLTensor& tensor);
+  std::future<void> read_tensor(const MLTensor& tensor, std::span<std::byte> out);
+  // spec: #api-mlcontext-writetensor
+  void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
+  // spec: #api-mlcontext-opsupportlimits
+  MLOpSupportLimits op_support_limits() const;
+  // spec: #api-mlcontext-destroy (the "lose" steps)
+  void destroy(const std::string& message);
+  // spec: #api-mltensor-destroy
+  void destroy_tensor(const std::shared_ptr<TensorImpl>& tensor);
+  // spec: #api-mlgraph-destroy
+  void destroy_graph(const std::shared_ptr<GraphImpl>& graph);
+  // Compiles `ir` on this context's backend (MLGraphBuilder.build's conversion step).
+  MLGraph build_graph(std::shared_ptr<const Graph> ir);
+  // Runs `graph` on `inputs` as one timeline step and waits for it.
+  NamedHostTensors compute(const MLGraph& graph, const NamedHostTensors& inputs);
+  // MLGraph.placement(): read under `mutex` because destroying the graph frees its executable.
+  std::vector<std::string> placement(const GraphImpl& graph) const;
+
+  bool is_lost() const { return lost_flag.load(std::memory_order_acquire); }
+  void set_before_compute_hook(std::function<void()> hook);
+
+  const MLContextOptions options;
+  const Backend* const backend;
+  const int num_threads;
+  std::shared_future<MLContextLostInfo> lost_future;
+
+ private:
+  struct Failure {
+    ErrorKind kind;
+    std::string message;
+  };
+
+  // Enqueues a step that keeps this context alive until it has run or been aborted.
+  // Requires `mutex` held and the context not lost.
+  void enqueue_locked(std::function<void()> run, std::function<void()> abort = {});
+  void forget_read(const PendingRead* read);
+  std::vector<std::shared_ptr<PendingRead>> take_reads_locked(const TensorImpl* tensor);
+  std::function<void()> before_compute_hook() const;
+  void check_tensor_locked(const TensorImpl* tensor, const char* method) const;
+  std::shared_ptr<TensorImpl> check_own_tensor_locked(const MLTensor& tensor, const char* method) const;
+  void read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read);
+  void dispatch_step(const std::shared_ptr<GraphImpl>& graph, const std::vector<std::shared_ptr<TensorImpl>>& inputs,
+                     const std::vector<std::shared_ptr<TensorImpl>>& outputs);
+  // Timeline-only: why a tensor holds no valid bytes (a failed compute wrote it, or its
+  // allocation failed); reads of it reject with this error instead of returning stale data.
+  const Failure* failure_of(const std::shared_ptr<TensorImpl>& tensor) const;
+
+  mutable std::mutex mutex;
+  std::atomic<bool> lost_flag{false};
+  std::promise<MLContextLostInfo> lost_promise;
+  std::vector<std::weak_ptr<TensorImpl>> tensors;                            // guarded by mutex
+  std::vector<std::weak_ptr<GraphImpl>> graphs;                              // guarded by mutex
+  std::vector<std::shared_ptr<PendingRead>> pending_reads;                   // guarded by mutex
+  std::function<void()> compute_hook;                                        // guarded by mutex
+  std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;  // timeline only
+  Timeline timeline;  // last: its worker stops before the members above go away
+};
+
+}  // namespace webnn::detail

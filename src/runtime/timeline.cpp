@@ -1,0 +1,72 @@
+#include "runtime/timeline.hpp"
+
+#include <utility>
+
+namespace webnn::detail {
+
+Timeline::Timeline() : state_(std::make_shared<State>()) {
+  // The worker owns a reference to the state, not to the Timeline (see join()).
+  worker_ = std::thread([state = state_] { work(state); });
+  worker_id_ = worker_.get_id();
+}
+
+Timeline::~Timeline() {
+  close();
+  join();
+}
+
+bool Timeline::enqueue(Task run, Task abort) {
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->closed) return false;
+    state_->queue.push_back({std::move(run), std::move(abort)});
+  }
+  state_->wake.notify_one();
+  return true;
+}
+
+void Timeline::close() {
+  std::deque<Step> aborted;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->closed = true;
+    aborted.swap(state_->queue);
+  }
+  state_->wake.notify_all();
+  // Outside the lock: an abort settles promises and may take its context's lock.
+  for (Step& step : aborted)
+    if (step.abort) step.abort();
+}
+
+void Timeline::join() {
+  std::lock_guard lock(join_mutex_);
+  if (!worker_.joinable()) return;
+  if (on_worker_thread())
+    worker_.detach();
+  else
+    worker_.join();
+}
+
+void Timeline::work(const std::shared_ptr<State>& state) {
+  for (;;) {
+    Step step;
+    {
+      std::unique_lock lock(state->mutex);
+      state->wake.wait(lock, [&] { return state->closed || !state->queue.empty(); });
+      if (state->queue.empty()) return;  // closed and drained
+      step = std::move(state->queue.front());
+      state->queue.pop_front();
+    }
+    // Steps report their own failures through the promises or tensors they settle; an exception
+    // escaping one is a bug in the step, which must not take the whole timeline down with it.
+    try {
+      step.run();
+    } catch (...) {
+    }
+    // Releasing the step may drop the last reference to its context, whose destructor then runs
+    // here and detaches this thread; from here on only `state` may be touched.
+    step = Step{};
+  }
+}
+
+}  // namespace webnn::detail

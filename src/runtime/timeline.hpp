@@ -1,0 +1,64 @@
+// The context timeline (spec: MLContext.[[timeline]]): a serial queue of steps run in call order
+// by one worker thread per context. A step that is still queued when the timeline closes is
+// aborted instead of run (spec: "run these steps, but abort when this is lost").
+//
+// The seed 000 (a browser engine) keeps a queue plus an in-flight flag and replays the queue when
+// a compute finishes; here the worker thread is the in-flight flag: it runs one step at a time, so
+// a compute in flight holds back later steps of its context and nothing else.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+namespace webnn::detail {
+
+class Timeline {
+ public:
+  using Task = std::function<void()>;
+
+  Timeline();
+  ~Timeline();
+  Timeline(const Timeline&) = delete;
+  Timeline& operator=(const Timeline&) = delete;
+
+  // Appends a step: `run` on the worker when its turn comes, or `abort` (on the thread that
+  // closes the timeline) if the timeline closes first. Exactly one of them is called. Returns
+  // false, calling neither, once the timeline is closed.
+  bool enqueue(Task run, Task abort = {});
+
+  // Stops accepting steps and aborts every queued step. A step already running finishes.
+  // Idempotent; callable from any thread, the worker included.
+  void close();
+
+  // Waits until the worker has exited (close() first). Called from the worker itself (a step
+  // that destroys its own context), it detaches instead: the worker exits as soon as that step
+  // returns, touching only state it owns. Safe to call from several threads at once.
+  void join();
+
+  bool on_worker_thread() const { return std::this_thread::get_id() == worker_id_; }
+
+ private:
+  struct Step {
+    Task run;
+    Task abort;
+  };
+  // Shared with the worker so that a detached worker never touches a destroyed Timeline.
+  struct State {
+    std::mutex mutex;
+    std::condition_variable wake;
+    std::deque<Step> queue;
+    bool closed = false;
+  };
+  static void work(const std::shared_ptr<State>& state);
+
+  std::shared_ptr<State> state_;
+  std::mutex join_mutex_;
+  std::thread worker_;
+  std::thread::id worker_id_;
+};
+
+}  // namespace webnn::detail

@@ -1,0 +1,50 @@
+// Shared by the graph fuzz targets: a weights source that hands out zero bytes for any key (so
+// inputs that refer to the weights file still reach the builder), and the round-trip oracle.
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "formats/formats.hpp"
+
+namespace webnn::fuzz {
+
+class ZeroWeights final : public formats::WeightsSource {
+ public:
+  BufferRef get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const override {
+    static const std::shared_ptr<const std::byte> zeros(new std::byte[kMax](), std::default_delete<std::byte[]>());
+    auto bytes = desc.byte_length();
+    if (!bytes || *bytes > kMax) throw_error(ErrorKind::kDataError, what + ": too large for the fuzzer's zero weights");
+    return BufferRef{zeros, size_t(*bytes)};
+  }
+
+ private:
+  static constexpr size_t kMax = size_t{16} << 20;
+};
+
+// A graph that loaded must write and load again, in both forms, and the written forms must be
+// fixed points (writing the reloaded graph gives the same text). The only expected failure is a
+// graph input whose name the text form cannot spell.
+inline void check_round_trip(const Graph& g) {
+  try {
+    std::string json = formats::to_json(g);
+    if (formats::to_json(*formats::parse_graph_json(json, formats::no_weights(), "roundtrip.json")) != json) std::abort();
+  } catch (const Error&) {
+    std::abort();
+  }
+  std::string text;
+  try {
+    text = formats::to_text(g);
+  } catch (const Error& e) {
+    if (e.message().find("is not an identifier") == std::string::npos) std::abort();
+    return;
+  }
+  try {
+    if (formats::to_text(*formats::parse_graph_text(text, formats::no_weights(), "roundtrip.webnn")) != text) std::abort();
+  } catch (const Error&) {
+    std::abort();
+  }
+}
+
+}  // namespace webnn::fuzz

@@ -1,0 +1,338 @@
+// Round trips through the JSON and text forms for every op of op_table.def and every attribute
+// field type, and save/load through the three files.
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+
+#include "formats_test_util.hpp"
+#include "graph/graph_builder.hpp"
+
+namespace webnn::formats {
+namespace {
+
+using testing::expect_error;
+using testing::expect_same_graph;
+using testing::TempDir;
+
+BufferRef f32_bytes(std::initializer_list<float> values) {
+  std::vector<std::byte> out(values.size() * 4);
+  std::memcpy(out.data(), values.begin(), out.size());
+  return BufferRef::adopt(std::move(out));
+}
+
+BufferRef iota_f32(size_t n) {
+  std::vector<std::byte> out(n * 4);
+  for (size_t i = 0; i < n; ++i) {
+    float v = float(i) * 0.25f - 3.0f;
+    std::memcpy(out.data() + i * 4, &v, 4);
+  }
+  return BufferRef::adopt(std::move(out));
+}
+
+// One graph with every op of the table, every option set to a non-default value somewhere, and
+// a label on some. Every result is a graph output so nothing is pruned. Inputs, then constants,
+// then operations: the order a loaded graph has, so operand ids compare directly.
+std::shared_ptr<const Graph> all_ops_graph() {
+  GraphBuilder b;
+  const OperandDescriptor f23{DataType::kFloat32, {2, 3}};
+  OperandId x = b.add_input("x", f23);
+  OperandId y = b.add_input("y", f23);
+  OperandId img = b.add_input("img", {DataType::kFloat32, {1, 2, 5, 5}});
+  OperandId img_nhwc = b.add_input("img_nhwc", {DataType::kFloat32, {1, 5, 5, 2}});
+  OperandId i64 = b.add_input("i64", {DataType::kInt64, {4}});
+  OperandId u64 = b.add_input("u64", {DataType::kUint64, {4}});
+  // Constants of several sizes: inline (< 64 bytes), weights-file sized, uniform (scalar).
+  OperandId w = b.add_constant({DataType::kFloat32, {4, 2, 3, 3}}, iota_f32(72), "w");
+  OperandId w_ohwi = b.add_constant({DataType::kFloat32, {4, 3, 3, 1}}, iota_f32(36), "w_ohwi");
+  OperandId bias = b.add_constant({DataType::kFloat32, {4}}, f32_bytes({0.5f, -1.0f, 2.0f, 0.0f}), "bias");
+  OperandId gamma = b.add_constant({DataType::kFloat32, {3}}, f32_bytes({1.0f, 1.0f, 1.0f}));  // unnamed, uniform
+  OperandId beta = b.add_constant({DataType::kFloat32, {3}}, f32_bytes({0.1f, -0.2f, 0.3f}), "beta");
+  OperandId m32 = b.add_constant({DataType::kFloat32, {3, 2}}, iota_f32(6), "m32");
+  OperandId m43 = b.add_constant({DataType::kFloat32, {4, 3}}, iota_f32(12), "m43");
+  std::vector<std::byte> h(2 * 3 * 2);
+  for (size_t i = 0; i < h.size(); ++i) h[i] = std::byte(i * 37);
+  OperandId half = b.add_constant({DataType::kFloat16, {2, 3}}, BufferRef::adopt(h), "half");
+
+  std::vector<NamedOperand> outs;
+  auto out = [&](const std::string& name, std::vector<OperandId> ids) {
+    for (size_t i = 0; i < ids.size(); ++i) outs.push_back({ids.size() == 1 ? name : name + std::to_string(i), ids[i]});
+  };
+  for (OpKind k : {OpKind::kAdd, OpKind::kSub, OpKind::kMul, OpKind::kDiv, OpKind::kMax, OpKind::kMin, OpKind::kPow})
+    out(std::string(op_name(k)), b.add_operation(k, {x, y}, NoAttrs{}));
+  for (OpKind k : {OpKind::kErf, OpKind::kExp, OpKind::kSqrt, OpKind::kRelu, OpKind::kSigmoid, OpKind::kTanh, OpKind::kGelu})
+    out(std::string(op_name(k)), b.add_operation(k, {x}, NoAttrs{}, k == OpKind::kRelu ? "my relu \"quoted\"" : ""));
+  out("clamp_f", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-0.5), Number(6.0)}));
+  out("clamp_frac", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-1e-30), Number(0.1)}));
+  const double inf = std::numeric_limits<double>::infinity();
+  out("clamp_inf", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-0.0), Number(inf)}));
+  out("clamp_neg_inf", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-inf), Number(-inf)}));
+  // int64 bounds a double cannot hold: written as decimal strings.
+  out("clamp_i64", b.add_operation(OpKind::kClamp, {i64},
+                                   ClampAttrs{Number::from_int64(-9007199254740993), Number::from_int64(INT64_MAX)}));
+  out("clamp_u64", b.add_operation(OpKind::kClamp, {u64},
+                                   ClampAttrs{Number::from_int64(3), Number::from_uint64(UINT64_MAX - 1)}));
+  out("cast", b.add_operation(OpKind::kCast, {x}, CastAttrs{DataType::kFloat16}));
+  out("cast_u8", b.add_operation(OpKind::kCast, {half}, CastAttrs{DataType::kUint8}));
+
+  Conv2dAttrs conv;
+  conv.padding = std::vector<uint32_t>{1, 0, 2, 1};
+  conv.strides = std::vector<uint32_t>{2, 1};
+  conv.dilations = std::vector<uint32_t>{1, 2};
+  conv.bias = OperandRef{bias};
+  out("conv", b.add_operation(OpKind::kConv2d, {img, w}, conv, "conv label"));
+  Conv2dAttrs dw;
+  dw.groups = 2;
+  dw.input_layout = InputLayout::kNhwc;
+  dw.filter_layout = Conv2dFilterLayout::kOhwi;
+  out("conv_nhwc", b.add_operation(OpKind::kConv2d, {img_nhwc, w_ohwi}, dw));
+
+  Pool2dAttrs pool;
+  pool.window_dimensions = std::vector<uint32_t>{3, 2};
+  pool.padding = std::vector<uint32_t>{1, 1, 0, 0};
+  pool.strides = std::vector<uint32_t>{2, 2};
+  pool.dilations = std::vector<uint32_t>{1, 1};
+  pool.output_shape_rounding = RoundingType::kCeil;
+  out("avg", b.add_operation(OpKind::kAveragePool2d, {img}, pool));
+  Pool2dAttrs pool2;
+  pool2.layout = InputLayout::kNhwc;
+  pool2.window_dimensions = std::vector<uint32_t>{2, 2};
+  pool2.strides = std::vector<uint32_t>{2, 2};
+  pool2.output_sizes = std::vector<uint32_t>{3, 3};
+  out("maxp", b.add_operation(OpKind::kMaxPool2d, {img_nhwc}, pool2));
+  out("gavg", b.add_operation(OpKind::kAveragePool2d, {img}, Pool2dAttrs{}));
+
+  out("matmul", b.add_operation(OpKind::kMatmul, {x, m32}, NoAttrs{}));
+  GemmAttrs gemm;
+  gemm.c = OperandRef{bias};
+  gemm.alpha = 0.5;
+  gemm.beta = -2.25;
+  gemm.a_transpose = true;
+  gemm.b_transpose = true;
+  out("gemm", b.add_operation(OpKind::kGemm, {m32, m43}, gemm));  // (3x2)^T (4x3)^T: 2x4
+
+  LayerNormalizationAttrs ln;
+  ln.scale = OperandRef{gamma};
+  ln.bias = OperandRef{beta};
+  ln.axes = std::vector<uint32_t>{1};
+  ln.epsilon = 1e-3;
+  out("ln", b.add_operation(OpKind::kLayerNormalization, {x}, ln));
+  LayerNormalizationAttrs ln_empty;
+  ln_empty.axes = std::vector<uint32_t>{};  // explicitly empty differs from absent
+  out("ln_empty", b.add_operation(OpKind::kLayerNormalization, {x}, ln_empty));
+  out("softmax", b.add_operation(OpKind::kSoftmax, {x}, SoftmaxAttrs{1}));
+  out("mean", b.add_operation(OpKind::kReduceMean, {x}, ReduceAttrs{std::vector<uint32_t>{0}, true}));
+  out("mean_all", b.add_operation(OpKind::kReduceMean, {x}, ReduceAttrs{}));
+  out("reshape", b.add_operation(OpKind::kReshape, {x}, ReshapeAttrs{{3, 1, 2}}));
+  out("transpose", b.add_operation(OpKind::kTranspose, {x}, TransposeAttrs{std::vector<uint32_t>{1, 0}}));
+  out("transpose_rev", b.add_operation(OpKind::kTranspose, {x}, TransposeAttrs{}));
+  out("concat", b.add_operation(OpKind::kConcat, {x, y, x}, ConcatAttrs{1}));
+  out("split", b.add_operation(OpKind::kSplit, {x}, SplitAttrs{uint32_t{3}, 1}));
+  out("splitl", b.add_operation(OpKind::kSplit, {x}, SplitAttrs{std::vector<uint32_t>{1, 2}, 1}, "split by sizes"));
+  out("slice", b.add_operation(OpKind::kSlice, {x}, SliceAttrs{{0, 1}, {2, 2}, std::vector<uint32_t>{1, 2}}));
+  return b.build(outs, "every op");
+}
+
+// Every op kind of the table occurs in all_ops_graph().
+TEST(FormatsRoundTrip, CoversEveryOpOfTheTable) {
+  auto g = all_ops_graph();
+  std::vector<bool> seen(kOpKindCount, false);
+  for (const Operation& op : g->operations) seen[size_t(op.kind)] = true;
+  for (size_t i = 0; i < kOpKindCount; ++i) EXPECT_TRUE(seen[i]) << op_name(OpKind(i)) << " is not covered";
+}
+
+TEST(FormatsRoundTrip, JsonTextJson) {
+  auto g = all_ops_graph();
+  std::string json = to_json(*g);
+  auto a = parse_graph_json(json, no_weights(), "a.json");
+  expect_same_graph(*g, *a, /*names=*/false);
+  std::string text = to_text(*a);
+  auto b = parse_graph_text(text, no_weights(), "b.webnn");
+  expect_same_graph(*a, *b);
+  auto c = parse_graph_json(to_json(*b), no_weights(), "c.json");
+  expect_same_graph(*a, *c);
+  // The serialised forms are fixed points.
+  EXPECT_EQ(to_json(*c), to_json(*a));
+  EXPECT_EQ(to_text(*c), text);
+}
+
+TEST(FormatsRoundTrip, TextJsonText) {
+  auto g = all_ops_graph();
+  auto a = parse_graph_text(to_text(*g), no_weights(), "a.webnn");
+  expect_same_graph(*g, *a, false);
+  std::string text = to_text(*a);
+  auto b = parse_graph_json(to_json(*a), no_weights(), "b.json");
+  expect_same_graph(*a, *b);
+  EXPECT_EQ(to_text(*b), text);
+}
+
+TEST(FormatsRoundTrip, NumbersAreWrittenExactly) {
+  auto g = all_ops_graph();
+  std::string json = to_json(*g);
+  // Hand-derived spellings: int64 beyond 2^53 as decimal strings, doubles as floats.
+  EXPECT_NE(json.find("\"-9007199254740993\""), std::string::npos);
+  EXPECT_NE(json.find("\"9223372036854775807\""), std::string::npos);
+  EXPECT_NE(json.find("\"18446744073709551614\""), std::string::npos);
+  EXPECT_NE(json.find("\"maxValue\": \"-inf\""), std::string::npos);
+  EXPECT_NE(json.find("\"minValue\": -0.0"), std::string::npos);
+  EXPECT_NE(json.find("1e-30"), std::string::npos);
+  std::string text = to_text(*g);
+  EXPECT_NE(text.find("minValue=\"-9007199254740993\""), std::string::npos) << text;
+  EXPECT_NE(text.find("minValue=-0.5, maxValue=6.0"), std::string::npos) << text;
+  EXPECT_NE(text.find("label=\"my relu \\\"quoted\\\"\""), std::string::npos) << text;
+  auto back = parse_graph_text(text, no_weights(), "t.webnn");
+  // -0.0 keeps its sign.
+  for (const Operation& op : back->operations) {
+    if (op.kind != OpKind::kClamp) continue;
+    const auto& c = std::get<ClampAttrs>(op.attrs);
+    if (c.max_value.kind() == Number::Kind::kDouble && std::isinf(c.max_value.as_double()))
+      EXPECT_TRUE(std::signbit(c.min_value.as_double()));
+  }
+}
+
+TEST(FormatsRoundTrip, TextSpellsOptionsByKind) {
+  auto g = all_ops_graph();
+  std::string text = to_text(*g);
+  // Operand-valued options are identifiers, enums strings, defaults left out.
+  EXPECT_NE(text.find("conv = conv2d(img, w, padding=[1, 0, 2, 1], strides=[2, 1], dilations=[1, 2], bias=bias, "
+                      "label=\"conv label\");"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("groups=2, inputLayout=\"nhwc\", filterLayout=\"ohwi\""), std::string::npos) << text;
+  EXPECT_NE(text.find("[split0, split1, split2] = split(x, splits=3, axis=1);"), std::string::npos) << text;
+  EXPECT_NE(text.find("splits=[1, 2]"), std::string::npos) << text;
+  EXPECT_NE(text.find("axes=[]"), std::string::npos) << text;
+  EXPECT_NE(text.find("concat = concat(x, y, x, axis=1);"), std::string::npos) << text;
+  // The unnamed uniform constant gets a generated name and a scalar initializer.
+  EXPECT_NE(text.find("const_0: f32[3] @scalar(1.0);"), std::string::npos) << text;
+  EXPECT_NE(text.find("bias: f32[4] @bytes([0, 0, 0, 63, "), std::string::npos) << text;
+}
+
+TEST(FormatsRoundTrip, SaveThenLoadEqual) {
+  auto g = all_ops_graph();
+  TempDir dir;
+  for (const char* name : {"g.json", "g.webnn"}) {
+    SCOPED_TRACE(name);
+    save_graph(*g, dir.file(name));
+    auto back = load_graph(dir.file(name));
+    expect_same_graph(*g, *back, false);
+  }
+  // Constants of 64 bytes or more went to the weights file; w (288 bytes) is there.
+  auto w = WeightsFile::open(dir.file("g.weights"), dir.file("g.manifest.json"));
+  ASSERT_TRUE(w->entries().count("w"));
+  EXPECT_EQ(w->entries().at("w").byte_length, 288u);
+  EXPECT_EQ(w->entries().at("w").byte_offset % 64, 0u);
+  EXPECT_FALSE(w->entries().count("bias"));  // 16 bytes: inline
+  // No temporary files are left behind.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp"), std::string::npos) << e.path();
+}
+
+TEST(FormatsRoundTrip, SaveWithEverythingInTheWeightsFile) {
+  auto g = all_ops_graph();
+  TempDir dir;
+  SaveOptions options;
+  options.inline_limit = 0;
+  options.weights_path = dir.file("elsewhere.bin");
+  options.manifest_path = dir.file("elsewhere.manifest");
+  save_graph(*g, dir.file("g.webnn"), options);
+  std::string text = testing::slurp(dir.file("g.webnn"));
+  EXPECT_NE(text.find("bias: f32[4] @weights(\"bias\");"), std::string::npos);
+  LoadOptions load;
+  load.weights_path = options.weights_path;
+  load.manifest_path = options.manifest_path;
+  expect_same_graph(*g, *load_graph(dir.file("g.webnn"), load), false);
+  // Without the paths the default files beside the graph are missing.
+  expect_error([&] { load_graph(dir.file("g.webnn")); }, {"g.manifest.json", "cannot open", "constant \"w\""});
+}
+
+TEST(FormatsRoundTrip, SaveFailureLeavesNoFile) {
+  auto g = all_ops_graph();
+  TempDir dir;
+  expect_error([&] { save_graph(*g, dir.file("missing_dir/g.json")); }, {"missing_dir"});
+  expect_error([&] { save_graph(*g, dir.file("g.txt")); }, {"g.txt", "extension"});
+  // The manifest cannot be created: the weights file and the graph are not written either, and an
+  // existing graph file keeps its previous content.
+  SaveOptions first;
+  first.inline_limit = 0;
+  save_graph(*g, dir.file("g.json"), first);
+  const std::string before = testing::slurp(dir.file("g.json"));
+  const std::string weights_before = testing::slurp(dir.file("g.weights"));
+  SaveOptions bad;
+  bad.manifest_path = dir.file("missing_dir/g.manifest.json");
+  expect_error([&] { save_graph(*g, dir.file("g.json"), bad); }, {"missing_dir"});
+  EXPECT_EQ(testing::slurp(dir.file("g.json")), before);
+  EXPECT_EQ(testing::slurp(dir.file("g.weights")), weights_before);
+  for (const char* f : {"g.json", "g.weights", "g.manifest.json"}) std::filesystem::remove(dir.file(f));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(FormatsRoundTrip, GeneratedNamesAreUniqueAndOutputsKeepTheirNames) {
+  GraphBuilder b;
+  OperandId x = b.add_input("x", {DataType::kFloat32, {2}});
+  OperandId t = b.add_operation(OpKind::kRelu, {x}, NoAttrs{})[0];
+  b.set_operand_name(t, "t_0");  // collides with a generated-name pattern
+  OperandId u = b.add_operation(OpKind::kExp, {t}, NoAttrs{})[0];
+  OperandId v = b.add_operation(OpKind::kSqrt, {u}, NoAttrs{})[0];
+  auto g = b.build({{"result", u}, {"weird name", v}, {"again", u}});
+  std::string text = to_text(*g);
+  EXPECT_NE(text.find("t_0 = relu(x);"), std::string::npos) << text;
+  EXPECT_NE(text.find("result = exp(t_0);"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"weird name\" = t_1;"), std::string::npos) << text;
+  EXPECT_NE(text.find("again = result;"), std::string::npos) << text;
+  auto back = parse_graph_text(text, no_weights(), "x.webnn");
+  expect_same_graph(*g, *back, false);
+  auto back_json = parse_graph_json(to_json(*g), no_weights(), "x.json");
+  expect_same_graph(*g, *back_json, false);
+}
+
+TEST(FormatsRoundTrip, JsonVersionOneAndDefaults) {
+  // Version 1, no "outputs" on nodes (one result named by the id), concat's inputs in order.
+  std::string json = R"({"format": "webnn-graph-json", "version": 1,
+    "inputs": {"a": {"dataType": "float32", "shape": [2]}},
+    "consts": {"k": {"dataType": "int32", "shape": [2, 2], "init": {"kind": "scalar", "value": -7}},
+               "h": {"dataType": "float16", "shape": [2], "init": {"kind": "scalar", "value": 1.5}}},
+    "nodes": [{"id": "c", "op": "concat", "inputs": ["a", "a", "h2"], "options": {"axis": 0}},
+              {"id": "h2", "op": "cast", "inputs": ["h"], "options": {"dataType": "float32"}}],
+    "outputs": {"out": "c"}})";
+  auto g = parse_graph_json(json, no_weights(), "v1.json");
+  ASSERT_EQ(g->operations.size(), 2u);
+  // Nodes were ordered by dependency: cast first.
+  EXPECT_EQ(g->operations[0].kind, OpKind::kCast);
+  EXPECT_EQ(g->desc(g->outputs[0].operand), (OperandDescriptor{DataType::kFloat32, {6}}));
+  EXPECT_EQ(g->operands[g->outputs[0].operand].name, "c");
+  // Scalar init: float16 1.5 is 0x3e00.
+  const BufferRef& h = g->constant_data(g->operations[0].inputs[0]);
+  ASSERT_EQ(h.size, 4u);
+  uint16_t bits[2];
+  std::memcpy(bits, h.data.get(), 4);
+  EXPECT_EQ(bits[0], 0x3e00);
+  EXPECT_EQ(bits[1], 0x3e00);
+}
+
+TEST(FormatsRoundTrip, ScalarInitConvertsToTheType) {
+  std::string text = R"(webnn_graph "s" v1 {
+    inputs { x: i32[2, 2]; }
+    consts { k: i32[2, 2] @scalar(-7); big: u64[1] @scalar("18446744073709551615"); }
+    nodes { y = add(x, k); z = clamp(y, minValue=-2, maxValue=2); }
+    outputs { z; }
+  })";
+  auto g = parse_graph_text(text, no_weights(), "s.webnn");
+  const BufferRef& k = g->constant_data(g->operations[0].inputs[1]);
+  int32_t v[4];
+  std::memcpy(v, k.data.get(), 16);
+  for (int32_t e : v) EXPECT_EQ(e, -7);
+  const auto& clamp = std::get<ClampAttrs>(g->operations[1].attrs);
+  EXPECT_EQ(clamp.min_value, Number::from_int64(-2));
+  expect_error([&] {
+    parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: u8[1]; } consts { k: u8[1] @scalar(300); }
+      nodes { y = add(x, k); } outputs { y; } })", no_weights(), "s.webnn");
+  }, {"s.webnn", "constant \"k\"", "300", "uint8"});
+  expect_error([&] {
+    parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: i32[1]; } consts { k: i32[1] @scalar(1.5); }
+      nodes { y = add(x, k); } outputs { y; } })", no_weights(), "s.webnn");
+  }, {"constant \"k\"", "1.5", "int32"});
+}
+
+}  // namespace
+}  // namespace webnn::formats

@@ -1,0 +1,199 @@
+// The spec's tensor-limits tables (ops::tensor_limits, generated from the spec) against what
+// add_operation accepts: for every op and every operand row, each data type the row allows is
+// accepted and every other one rejected, and ranks outside the row's range are rejected. The
+// tables and validation therefore cannot disagree.
+#include <functional>
+#include <map>
+
+#include "ops/ops.hpp"
+#include "unit/ops_test_helpers.hpp"
+
+namespace webnn::testing {
+namespace {
+
+// One operand of a valid call: its tensor-limits row name, its shape, and whether it is a
+// positional input (else an operand-valued option).
+struct Slot {
+  std::string row;
+  Shape shape;
+  bool positional = true;
+};
+
+// A valid float32 call of one op.
+struct Case {
+  OpKind kind;
+  std::vector<Slot> slots;
+  std::function<Attributes(const std::vector<OperandId>& options)> attrs;
+};
+
+Attributes none(const std::vector<OperandId>&) { return NoAttrs{}; }
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (OpKind k : {OpKind::kAdd, OpKind::kSub, OpKind::kMul, OpKind::kDiv, OpKind::kMax, OpKind::kMin, OpKind::kPow})
+    cases.push_back({k, {{"a", {2, 3}}, {"b", {3}}}, none});
+  for (OpKind k :
+       {OpKind::kErf, OpKind::kExp, OpKind::kSqrt, OpKind::kRelu, OpKind::kSigmoid, OpKind::kTanh, OpKind::kGelu})
+    cases.push_back({k, {{"input", {2, 3}}}, none});
+  cases.push_back({OpKind::kClamp, {{"input", {2}}}, [](const auto&) { return ClampAttrs{0.0, 6.0}; }});
+  cases.push_back({OpKind::kCast, {{"input", {2}}}, [](const auto&) { return CastAttrs{}; }});
+  cases.push_back({OpKind::kConv2d,
+                   {{"input", {1, 1, 5, 5}}, {"filter", {1, 1, 3, 3}}, {"bias", {1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     Conv2dAttrs a;
+                     a.bias = OperandRef{o[0]};
+                     return a;
+                   }});
+  for (OpKind k : {OpKind::kAveragePool2d, OpKind::kMaxPool2d})
+    cases.push_back({k, {{"input", {1, 1, 4, 4}}}, [](const auto&) { return Pool2dAttrs{}; }});
+  cases.push_back({OpKind::kMatmul, {{"a", {2, 3}}, {"b", {3, 4}}}, none});
+  cases.push_back(
+      {OpKind::kGemm, {{"a", {2, 3}}, {"b", {3, 4}}, {"c", {4}, false}}, [](const std::vector<OperandId>& o) {
+         GemmAttrs a;
+         a.c = OperandRef{o[0]};
+         return a;
+       }});
+  cases.push_back({OpKind::kLayerNormalization,
+                   {{"input", {2, 3}}, {"scale", {3}, false}, {"bias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     LayerNormalizationAttrs a;
+                     a.scale = OperandRef{o[0]};
+                     a.bias = OperandRef{o[1]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kSoftmax, {{"input", {2, 3}}}, [](const auto&) { return SoftmaxAttrs{1}; }});
+  cases.push_back({OpKind::kReduceMean, {{"input", {2, 3}}}, [](const auto&) { return ReduceAttrs{}; }});
+  cases.push_back({OpKind::kReshape, {{"input", {2, 3}}}, [](const auto&) { return ReshapeAttrs{{6}}; }});
+  cases.push_back({OpKind::kTranspose, {{"input", {2, 3}}}, [](const auto&) { return TransposeAttrs{}; }});
+  cases.push_back(
+      {OpKind::kConcat, {{"inputs", {2, 3}}, {"inputs", {2, 3}}}, [](const auto&) { return ConcatAttrs{0}; }});
+  cases.push_back({OpKind::kSplit, {{"input", {4}}}, [](const auto&) { return SplitAttrs{uint32_t{2}, 0}; }});
+  cases.push_back({OpKind::kSlice, {{"input", {4}}}, [](const auto&) { return SliceAttrs{{0}, {2}, {}}; }});
+  return cases;
+}
+
+bool is_output_row(const ops::TensorLimit& row) { return row.operand.rfind("output", 0) == 0; }
+
+class TensorLimitsTest : public OpsTest {
+ protected:
+  // Runs `c` with the given operand types (float32 where absent) and one slot's shape replaced.
+  // Returns true when accepted; a rejection must be a TypeError naming the op.
+  bool run(const Case& c, const std::map<std::string, DataType>& types, int reshaped_slot = -1,
+           const Shape& new_shape = {}) {
+    std::vector<OperandId> positional, options;
+    for (size_t i = 0; i < c.slots.size(); ++i) {
+      const Slot& slot = c.slots[i];
+      auto it = types.find(slot.row);
+      const DataType type = it == types.end() ? kF32 : it->second;
+      const OperandId id = input(type, static_cast<int>(i) == reshaped_slot ? new_shape : slot.shape);
+      (slot.positional ? positional : options).push_back(id);
+    }
+    try {
+      builder_.add_operation(c.kind, positional, c.attrs(options));
+      return true;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::kTypeError) << e.what();
+      EXPECT_EQ(e.message().rfind(std::string(op_name(c.kind)), 0), 0u) << e.message();
+      return false;
+    }
+  }
+};
+
+TEST_F(TensorLimitsTest, EveryOpHasACaseAndEveryRowAnOperand) {
+  const auto cases = all_cases();
+  EXPECT_EQ(cases.size(), kOpKindCount);
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(op_name(c.kind)));
+    EXPECT_FALSE(ops::tensor_limits(c.kind).empty());
+    for (const ops::TensorLimit& row : ops::tensor_limits(c.kind)) {
+      if (is_output_row(row)) continue;
+      bool found = false;
+      for (const Slot& s : c.slots) found |= s.row == row.operand;
+      EXPECT_TRUE(found) << "no operand for row " << row.operand;
+    }
+    EXPECT_TRUE(run(c, {}));
+  }
+}
+
+TEST_F(TensorLimitsTest, DataTypesFollowTheTable) {
+  for (const Case& c : all_cases()) {
+    for (const ops::TensorLimit& row : ops::tensor_limits(c.kind)) {
+      if (is_output_row(row)) continue;
+      SCOPED_TRACE(std::string(op_name(c.kind)) + " " + std::string(row.operand));
+      if (row.same_type_as.empty()) {
+        // Set this operand, and every operand whose type must equal it, to each type in turn.
+        for (DataType t : kAllDataTypes) {
+          std::map<std::string, DataType> types{{std::string(row.operand), t}};
+          for (const ops::TensorLimit& other : ops::tensor_limits(c.kind))
+            if (other.same_type_as == row.operand) types[std::string(other.operand)] = t;
+          EXPECT_EQ(run(c, types), row.allowed_types.contains(t)) << to_string(t);
+        }
+      } else {
+        // Any type other than the referenced operand's (float32 here) is rejected.
+        for (DataType t : kAllDataTypes) {
+          if (t == kF32) continue;
+          EXPECT_FALSE(run(c, {{std::string(row.operand), t}})) << to_string(t);
+        }
+      }
+    }
+  }
+}
+
+TEST_F(TensorLimitsTest, CastTargetFollowsTheOutputRow) {
+  const DataTypeSet allowed = ops::resolved_types(OpKind::kCast, "output");
+  for (DataType t : kAllDataTypes) {
+    const bool accepted = [&] {
+      try {
+        builder_.add_operation(OpKind::kCast, {input(kF32, {2})}, CastAttrs{t});
+        return true;
+      } catch (const Error&) {
+        return false;
+      }
+    }();
+    EXPECT_EQ(accepted, allowed.contains(t)) << to_string(t);
+  }
+}
+
+TEST_F(TensorLimitsTest, RanksOutsideTheRowAreRejected) {
+  for (const Case& c : all_cases()) {
+    for (const ops::TensorLimit& row : ops::tensor_limits(c.kind)) {
+      if (is_output_row(row) || !row.same_rank_as.empty()) continue;
+      for (size_t i = 0; i < c.slots.size(); ++i) {
+        if (c.slots[i].row != row.operand) continue;
+        SCOPED_TRACE(std::string(op_name(c.kind)) + " " + std::string(row.operand));
+        if (row.min_rank > 0) EXPECT_FALSE(run(c, {}, static_cast<int>(i), Shape(row.min_rank - 1, 1)));
+        if (row.max_rank < kMaxRank) EXPECT_FALSE(run(c, {}, static_cast<int>(i), Shape(row.max_rank + 1, 1)));
+      }
+    }
+  }
+}
+
+TEST_F(TensorLimitsTest, RejectedCallsLeaveTheBuilderUnchanged) {
+  for (const Case& c : all_cases()) {
+    SCOPED_TRACE(std::string(op_name(c.kind)));
+    // A rejected call of each op: the first row's operand gets a rank below the row's minimum or,
+    // where the row accepts rank 0, is left out (a missing operand).
+    const ops::TensorLimit& first = ops::tensor_limits(c.kind)[0];
+    std::vector<OperandId> positional, options;
+    bool broken = false;
+    for (const Slot& slot : c.slots) {
+      Shape shape = slot.shape;
+      if (slot.row == first.operand && !broken) {
+        broken = true;
+        if (first.min_rank == 0) continue;
+        shape = Shape(first.min_rank - 1, 1);
+      }
+      (slot.positional ? positional : options).push_back(input(kF32, shape));
+    }
+    const size_t operands = builder_.graph().operands.size();
+    const size_t operations = builder_.graph().operations.size();
+    EXPECT_THROW(builder_.add_operation(c.kind, positional, c.attrs(options)), Error);
+    EXPECT_EQ(builder_.graph().operands.size(), operands);
+    EXPECT_EQ(builder_.graph().operations.size(), operations);
+    // The builder still accepts a valid call afterwards.
+    EXPECT_TRUE(run(c, {}));
+  }
+}
+
+}  // namespace
+}  // namespace webnn::testing
