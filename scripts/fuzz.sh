@@ -31,7 +31,7 @@ cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
  "nodes": [
   {"id": "c", "op": "conv2d", "inputs": ["x", "w"], "options": {"bias": "b", "padding": [0, 0, 0, 0], "groups": 1}},
   {"id": "r", "op": "clamp", "inputs": ["c"], "options": {"minValue": 0.0, "maxValue": "9007199254740993", "label": "relu6"}},
-  {"id": "p", "op": "averagePool2d", "inputs": ["r"], "options": {"windowDimensions": [2, 2], "strides": [2, 2], "roundingType": "ceil"}},
+  {"id": "p", "op": "averagePool2d", "inputs": ["r"], "options": {"windowDimensions": [2, 2], "strides": [2, 2], "outputShapeRounding": "ceil"}},
   {"id": "s", "op": "split", "inputs": ["p"], "options": {"splits": [1, 1], "axis": 1}, "outputs": ["s0", "s1"]},
   {"id": "t", "op": "transpose", "inputs": ["s0"], "options": {"permutation": [0, 2, 3, 1]}},
   {"id": "m", "op": "reduceMean", "inputs": ["t"], "options": {"axes": [1, 2], "keepDimensions": true}},

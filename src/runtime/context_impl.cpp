@@ -297,26 +297,34 @@ MLTensor ContextImpl::create_constant_tensor(const OperandDescriptor& descriptor
   return MLTensor(tensor);
 }
 
-// spec: #api-mlcontext-readtensor
-std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& tensor) {
-  using Bytes = std::vector<std::byte>;
-  std::lock_guard lock(mutex);
-  const std::shared_ptr<TensorImpl>& t = tensor.impl();
-  if (!t) return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor is an empty handle");
-  if (t->context_id != this)
-    return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor belongs to another context");
-  if (t->destroyed.load()) return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor is destroyed");
+std::optional<Error> ContextImpl::check_read_locked(const TensorImpl* t) const {
+  if (!t) return Error(ErrorKind::kTypeError, "readTensor: the tensor is an empty handle");
+  if (t->context_id != this) return Error(ErrorKind::kTypeError, "readTensor: the tensor belongs to another context");
+  if (t->destroyed.load()) return Error(ErrorKind::kTypeError, "readTensor: the tensor is destroyed");
   if (!t->desc.readable)
-    return rejected<Bytes>(ErrorKind::kTypeError, "readTensor: the tensor was not created with readable = true");
-  if (is_lost()) return rejected<Bytes>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
-  auto read = std::make_shared<ReadToVector>(t.get());
-  auto future = read->future();
+    return Error(ErrorKind::kTypeError, "readTensor: the tensor was not created with readable = true");
+  return std::nullopt;
+}
+
+void ContextImpl::queue_read_locked(const std::shared_ptr<TensorImpl>& t, std::shared_ptr<PendingRead> read) {
   pending_reads.push_back(read);
   enqueue_locked([self = shared_from_this(), t, read] { self->read_step(t, read); },
                  [self = shared_from_this(), read] {
                    read->reject(ErrorKind::kInvalidStateError, "readTensor: aborted because the context is lost");
                    self->forget_read(read.get());
                  });
+}
+
+// spec: #api-mlcontext-readtensor
+std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& tensor) {
+  using Bytes = std::vector<std::byte>;
+  std::lock_guard lock(mutex);
+  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  if (auto e = check_read_locked(t.get())) return rejected<Bytes>(e->kind(), e->message());
+  if (is_lost()) return rejected<Bytes>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
+  auto read = std::make_shared<ReadToVector>(t.get());
+  auto future = read->future();
+  queue_read_locked(t, std::move(read));
   return future;
 }
 
@@ -324,12 +332,7 @@ std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& ten
 std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out) {
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
-  if (!t) return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor is an empty handle");
-  if (t->context_id != this)
-    return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor belongs to another context");
-  if (t->destroyed.load()) return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor is destroyed");
-  if (!t->desc.readable)
-    return rejected<void>(ErrorKind::kTypeError, "readTensor: the tensor was not created with readable = true");
+  if (auto e = check_read_locked(t.get())) return rejected<void>(e->kind(), e->message());
   const uint64_t n = byte_length_of(*t);
   if (out.size() != n)
     return rejected<void>(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
@@ -338,12 +341,7 @@ std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std
   if (is_lost()) return rejected<void>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
   auto read = std::make_shared<ReadInto>(t.get(), out);
   auto future = read->future();
-  pending_reads.push_back(read);
-  enqueue_locked([self = shared_from_this(), t, read] { self->read_step(t, read); },
-                 [self = shared_from_this(), read] {
-                   read->reject(ErrorKind::kInvalidStateError, "readTensor: aborted because the context is lost");
-                   self->forget_read(read.get());
-                 });
+  queue_read_locked(t, std::move(read));
   return future;
 }
 

@@ -16,6 +16,7 @@
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <span>
 #include <string>
@@ -105,6 +106,10 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   void check_tensor_locked(const TensorImpl* tensor, const char* method) const;
   std::shared_ptr<TensorImpl> check_own_tensor_locked(const MLTensor& tensor, const char* method) const;
   void read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read);
+  // readTensor's checks before anything is queued (both forms); nullopt when the read may start.
+  std::optional<Error> check_read_locked(const TensorImpl* tensor) const;
+  // Registers `read` as pending and queues its step; requires `mutex` held.
+  void queue_read_locked(const std::shared_ptr<TensorImpl>& tensor, std::shared_ptr<PendingRead> read);
   void dispatch_step(const std::shared_ptr<GraphImpl>& graph, const std::vector<std::shared_ptr<TensorImpl>>& inputs,
                      const std::vector<std::shared_ptr<TensorImpl>>& outputs);
   // Timeline-only: why a tensor holds no valid bytes (a failed compute wrote it, or its

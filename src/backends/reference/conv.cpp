@@ -246,15 +246,7 @@ Kernel conv2d_kernel(const Graph& graph, const Operation& op) {
 }  // namespace
 
 Kernel make_conv_kernel(const Graph& graph, const Operation& op) {
-  const DataType type = graph.desc(op.inputs.at(0)).data_type;
-  switch (type) {
-    case DataType::kFloat32:
-      return conv2d_kernel<float>(graph, op);
-    case DataType::kFloat16:
-      return conv2d_kernel<Float16>(graph, op);
-    default:
-      throw_unsupported(op, type);
-  }
+  return make_float_kernel(graph, op, [&]<class T>() { return conv2d_kernel<T>(graph, op); });
 }
 
 }  // namespace webnn::reference

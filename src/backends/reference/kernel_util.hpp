@@ -139,4 +139,19 @@ std::vector<T> read_constant(const Graph& graph, OperandId id) {
               describe(op) + ": the reference backend has no kernel for data type " + std::string(to_string(type)));
 }
 
+// Makes the kernel of a float-only op (the spec allows float32 and float16 for it) by calling
+// make.template operator()<T>() with T = float or Float16, on the type of the op's first input.
+template <class Make>
+auto make_float_kernel(const Graph& graph, const Operation& op, Make&& make) {
+  const DataType type = graph.desc(op.inputs.at(0)).data_type;
+  switch (type) {
+    case DataType::kFloat32:
+      return make.template operator()<float>();
+    case DataType::kFloat16:
+      return make.template operator()<Float16>();
+    default:
+      throw_unsupported(op, type);
+  }
+}
+
 }  // namespace webnn::reference

@@ -126,18 +126,9 @@ Kernel gemm_kernel(const Graph& graph, const Operation& op) {
 }  // namespace
 
 Kernel make_matmul_kernel(const Graph& graph, const Operation& op) {
-  const DataType type = graph.desc(op.inputs.at(0)).data_type;
-  auto make = [&]<class T>() -> Kernel {
+  return make_float_kernel(graph, op, [&]<class T>() -> Kernel {
     return op.kind == OpKind::kGemm ? gemm_kernel<T>(graph, op) : matmul_kernel<T>(graph, op);
-  };
-  switch (type) {
-    case DataType::kFloat32:
-      return make.template operator()<float>();
-    case DataType::kFloat16:
-      return make.template operator()<Float16>();
-    default:
-      throw_unsupported(op, type);
-  }
+  });
 }
 
 }  // namespace webnn::reference

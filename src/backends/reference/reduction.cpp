@@ -49,15 +49,7 @@ Kernel reduce_mean_kernel(const Graph& graph, const Operation& op) {
 }  // namespace
 
 Kernel make_reduction_kernel(const Graph& graph, const Operation& op) {
-  const DataType type = graph.desc(op.inputs.at(0)).data_type;
-  switch (type) {
-    case DataType::kFloat32:
-      return reduce_mean_kernel<float>(graph, op);
-    case DataType::kFloat16:
-      return reduce_mean_kernel<Float16>(graph, op);
-    default:
-      throw_unsupported(op, type);
-  }
+  return make_float_kernel(graph, op, [&]<class T>() { return reduce_mean_kernel<T>(graph, op); });
 }
 
 }  // namespace webnn::reference
