@@ -6,4 +6,5 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DWEBNN_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$(nproc)"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
+# install_package builds an uninstrumented consumer, which cannot link an instrumented library.
+ctest --test-dir build-asan --output-on-failure -j"$(nproc)" -E install_package
