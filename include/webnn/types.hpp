@@ -14,9 +14,9 @@ namespace webnn {
 // spec: #enumdef-mloperanddatatype
 enum class DataType : uint8_t { kFloat32, kFloat16, kInt32, kUint32, kInt64, kUint64, kInt8, kUint8 };
 inline constexpr int kDataTypeCount = 8;
-inline constexpr DataType kAllDataTypes[kDataTypeCount] = {
-    DataType::kFloat32, DataType::kFloat16, DataType::kInt32, DataType::kUint32,
-    DataType::kInt64,   DataType::kUint64,  DataType::kInt8,  DataType::kUint8};
+inline constexpr DataType kAllDataTypes[kDataTypeCount] = {DataType::kFloat32, DataType::kFloat16, DataType::kInt32,
+                                                           DataType::kUint32,  DataType::kInt64,   DataType::kUint64,
+                                                           DataType::kInt8,    DataType::kUint8};
 
 // The spec's name ("float32", ...).
 std::string_view to_string(DataType type);

@@ -90,7 +90,8 @@ Pool2dAttrs pool_attrs(const MLPool2dOptions& options, const char* method) {
   attrs.strides = options.strides;
   attrs.dilations = options.dilations;
   attrs.layout = parse_option<InputLayout>(options.layout, method, "layout");
-  attrs.output_shape_rounding = parse_option<RoundingType>(options.output_shape_rounding, method, "outputShapeRounding");
+  attrs.output_shape_rounding =
+      parse_option<RoundingType>(options.output_shape_rounding, method, "outputShapeRounding");
   attrs.output_sizes = options.output_sizes;
   return attrs;
 }

@@ -16,10 +16,13 @@ Tolerance atol(double v) { return {Tolerance::Kind::kAtol, v}; }
 // Height and width of a conv2d filter according to its layout.
 std::pair<uint32_t, uint32_t> filter_hw(const Shape& s, Conv2dFilterLayout layout) {
   switch (layout) {
-    case Conv2dFilterLayout::kOihw: return {s[2], s[3]};
-    case Conv2dFilterLayout::kHwio: return {s[0], s[1]};
+    case Conv2dFilterLayout::kOihw:
+      return {s[2], s[3]};
+    case Conv2dFilterLayout::kHwio:
+      return {s[0], s[1]};
     case Conv2dFilterLayout::kOhwi:
-    case Conv2dFilterLayout::kIhwo: return {s[1], s[2]};
+    case Conv2dFilterLayout::kIhwo:
+      return {s[1], s[2]};
   }
   return {1, 1};
 }
@@ -38,7 +41,8 @@ uint64_t reduced_count(const Shape& input, const OptionalDims& axes) {
 }  // namespace
 
 std::string Tolerance::to_string() const {
-  return (kind == Kind::kUlp ? std::to_string(static_cast<long long>(value)) + " ULP" : "ATOL " + std::to_string(value));
+  return (kind == Kind::kUlp ? std::to_string(static_cast<long long>(value)) + " ULP"
+                             : "ATOL " + std::to_string(value));
 }
 
 // The WPT rules, per op (float32 | float16 where they differ).
@@ -56,19 +60,26 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
     case OpKind::kSlice:
     case OpKind::kSplit:
     case OpKind::kTranspose:
-    case OpKind::kCast: return ulp(0);
+    case OpKind::kCast:
+      return ulp(0);
     case OpKind::kAdd:
     case OpKind::kSub:
     case OpKind::kMul:
-    case OpKind::kSqrt: return ulp(1);
-    case OpKind::kDiv: return ulp(2);
-    case OpKind::kExp: return ulp(f16 ? 1 : 32);
-    case OpKind::kPow: return ulp(f16 ? 2 : 32);
-    case OpKind::kSigmoid: return ulp(f16 ? 3 : 34);
+    case OpKind::kSqrt:
+      return ulp(1);
+    case OpKind::kDiv:
+      return ulp(2);
+    case OpKind::kExp:
+      return ulp(f16 ? 1 : 32);
+    case OpKind::kPow:
+      return ulp(f16 ? 2 : 32);
+    case OpKind::kSigmoid:
+      return ulp(f16 ? 3 : 34);
     case OpKind::kErf:
     case OpKind::kTanh:
     case OpKind::kGelu:
-    case OpKind::kLayerNormalization: return atol(f16 ? 1.0 / 512 : 1.0 / 1024);
+    case OpKind::kLayerNormalization:
+      return atol(f16 ? 1.0 / 512 : 1.0 / 1024);
     case OpKind::kConv2d: {
       const auto& a = std::get<Conv2dAttrs>(op.attrs);
       const Shape& in = in_shape(0);
@@ -76,7 +87,8 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
       auto [fh, fw] = filter_hw(in_shape(1), a.filter_layout);
       return ulp(2.0 * fh * fw * (channels / a.groups));
     }
-    case OpKind::kMatmul: return ulp(2.0 * in_shape(0).back());
+    case OpKind::kMatmul:
+      return ulp(2.0 * in_shape(0).back());
     case OpKind::kGemm: {
       const auto& a = std::get<GemmAttrs>(op.attrs);
       double k = a.a_transpose ? in_shape(0)[0] : in_shape(0)[1];
@@ -89,13 +101,15 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
     case OpKind::kAveragePool2d: {
       const auto& a = std::get<Pool2dAttrs>(op.attrs);
       const Shape& in = in_shape(0);
-      double window = a.window_dimensions ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
+      double window = a.window_dimensions              ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
                       : a.layout == InputLayout::kNchw ? double(in[2]) * in[3]
                                                        : double(in[1]) * in[2];
       return ulp(window + 2);
     }
-    case OpKind::kSoftmax: return ulp(3.0 * in_shape(0)[std::get<SoftmaxAttrs>(op.attrs).axis] + 3);
-    case OpKind::kReduceMean: return ulp(double(reduced_count(in_shape(0), std::get<ReduceAttrs>(op.attrs).axes)) + 2);
+    case OpKind::kSoftmax:
+      return ulp(3.0 * in_shape(0)[std::get<SoftmaxAttrs>(op.attrs).axis] + 3);
+    case OpKind::kReduceMean:
+      return ulp(double(reduced_count(in_shape(0), std::get<ReduceAttrs>(op.attrs).axes)) + 2);
   }
   return ulp(0);
 }

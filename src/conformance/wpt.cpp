@@ -127,8 +127,8 @@ struct PreparedCase {
 PreparedCase prepare(const json& test) {
   PreparedCase c;
   const json& g = test.at("graph");
-  json doc = {{"format", "webnn-graph-json"}, {"version", 2}, {"inputs", json::object()},
-              {"consts", json::object()},      {"nodes", json::array()}, {"outputs", json::object()}};
+  json doc = {{"format", "webnn-graph-json"}, {"version", 2},           {"inputs", json::object()},
+              {"consts", json::object()},     {"nodes", json::array()}, {"outputs", json::object()}};
   std::set<std::string> operands;
   for (const auto& [name, in] : g.at("inputs").items()) {
     OperandDescriptor desc = parse_descriptor(in.at("descriptor"));
@@ -155,7 +155,9 @@ PreparedCase prepare(const json& test) {
     auto kind = parse_op_name(op_name_text);
     if (!kind) throw_error(ErrorKind::kNotSupportedError, "operator " + op_name_text + " is not implemented");
     const std::vector<std::string> fields = field_names(*kind);
-    json node = {{"id", "op" + std::to_string(index++)}, {"op", op_name_text}, {"inputs", json::array()},
+    json node = {{"id", "op" + std::to_string(index++)},
+                 {"op", op_name_text},
+                 {"inputs", json::array()},
                  {"options", json::object()}};
     size_t literal = 0;
     for (const json& arg : op.at("arguments")) {
@@ -216,7 +218,8 @@ CaseResult run_case(const json& test, const std::string& file, MLContext& contex
     return r;
   }
   try {
-    std::shared_ptr<const Graph> ir = formats::parse_graph_json(c.graph_json, formats::no_weights(), file + ": " + r.name);
+    std::shared_ptr<const Graph> ir =
+        formats::parse_graph_json(c.graph_json, formats::no_weights(), file + ": " + r.name);
     MLGraph graph = context.build_graph(ir);
     NamedHostTensors outputs = context.compute(graph, c.inputs);
     for (const auto& [name, expected] : c.expected) {
@@ -238,8 +241,8 @@ CaseResult run_case(const json& test, const std::string& file, MLContext& contex
       Tolerance tol = op ? tolerance_for(*ir, *op, expected.first.data_type) : Tolerance{};
       if (auto m = compare(expected.first.data_type, expected.second, it->second.data, tol)) {
         r.status = CaseResult::Status::kFailed;
-        r.detail = "output " + name + "[" + std::to_string(m->index) + "] = " + format_value(m->actual) + ", expected " +
-                   format_value(m->expected) + " (tolerance " + tol.to_string() + ")";
+        r.detail = "output " + name + "[" + std::to_string(m->index) + "] = " + format_value(m->actual) +
+                   ", expected " + format_value(m->expected) + " (tolerance " + tol.to_string() + ")";
         return r;
       }
     }

@@ -13,14 +13,22 @@ namespace webnn {
 template <class Fn>
 decltype(auto) visit_type(DataType type, Fn&& fn) {
   switch (type) {
-    case DataType::kFloat32: return fn.template operator()<float>();
-    case DataType::kFloat16: return fn.template operator()<Float16>();
-    case DataType::kInt32: return fn.template operator()<int32_t>();
-    case DataType::kUint32: return fn.template operator()<uint32_t>();
-    case DataType::kInt64: return fn.template operator()<int64_t>();
-    case DataType::kUint64: return fn.template operator()<uint64_t>();
-    case DataType::kInt8: return fn.template operator()<int8_t>();
-    case DataType::kUint8: return fn.template operator()<uint8_t>();
+    case DataType::kFloat32:
+      return fn.template operator()<float>();
+    case DataType::kFloat16:
+      return fn.template operator()<Float16>();
+    case DataType::kInt32:
+      return fn.template operator()<int32_t>();
+    case DataType::kUint32:
+      return fn.template operator()<uint32_t>();
+    case DataType::kInt64:
+      return fn.template operator()<int64_t>();
+    case DataType::kUint64:
+      return fn.template operator()<uint64_t>();
+    case DataType::kInt8:
+      return fn.template operator()<int8_t>();
+    case DataType::kUint8:
+      return fn.template operator()<uint8_t>();
   }
   return fn.template operator()<float>();
 }

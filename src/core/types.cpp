@@ -72,18 +72,24 @@ std::string OperandDescriptor::to_string() const {
 
 double Number::as_double() const {
   switch (kind_) {
-    case Kind::kDouble: return d_;
-    case Kind::kInt64: return static_cast<double>(i_);
-    case Kind::kUint64: return static_cast<double>(u_);
+    case Kind::kDouble:
+      return d_;
+    case Kind::kInt64:
+      return static_cast<double>(i_);
+    case Kind::kUint64:
+      return static_cast<double>(u_);
   }
   return d_;
 }
 
 std::string Number::to_string() const {
   switch (kind_) {
-    case Kind::kInt64: return std::to_string(i_);
-    case Kind::kUint64: return std::to_string(u_);
-    case Kind::kDouble: break;
+    case Kind::kInt64:
+      return std::to_string(i_);
+    case Kind::kUint64:
+      return std::to_string(u_);
+    case Kind::kDouble:
+      break;
   }
   if (std::isnan(d_)) return "nan";
   if (std::isinf(d_)) return d_ > 0 ? "inf" : "-inf";
@@ -95,22 +101,32 @@ std::string Number::to_string() const {
 bool operator==(const Number& a, const Number& b) {
   if (a.kind_ != b.kind_) return false;
   switch (a.kind_) {
-    case Number::Kind::kInt64: return a.i_ == b.i_;
-    case Number::Kind::kUint64: return a.u_ == b.u_;
-    case Number::Kind::kDouble: return (std::isnan(a.d_) && std::isnan(b.d_)) || a.d_ == b.d_;
+    case Number::Kind::kInt64:
+      return a.i_ == b.i_;
+    case Number::Kind::kUint64:
+      return a.u_ == b.u_;
+    case Number::Kind::kDouble:
+      return (std::isnan(a.d_) && std::isnan(b.d_)) || a.d_ == b.d_;
   }
   return false;
 }
 
 std::string_view to_string(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::kTypeError: return "TypeError";
-    case ErrorKind::kDataError: return "DataError";
-    case ErrorKind::kOperationError: return "OperationError";
-    case ErrorKind::kNotSupportedError: return "NotSupportedError";
-    case ErrorKind::kInvalidStateError: return "InvalidStateError";
-    case ErrorKind::kAbortError: return "AbortError";
-    case ErrorKind::kUnknownError: return "UnknownError";
+    case ErrorKind::kTypeError:
+      return "TypeError";
+    case ErrorKind::kDataError:
+      return "DataError";
+    case ErrorKind::kOperationError:
+      return "OperationError";
+    case ErrorKind::kNotSupportedError:
+      return "NotSupportedError";
+    case ErrorKind::kInvalidStateError:
+      return "InvalidStateError";
+    case ErrorKind::kAbortError:
+      return "AbortError";
+    case ErrorKind::kUnknownError:
+      return "UnknownError";
   }
   return "UnknownError";
 }

@@ -130,8 +130,8 @@ Attributes decode_attributes(OpKind kind, const Json& options, std::string* labe
     if (!found) {
       std::string valid;
       for (std::string_view k : known) valid += ", " + std::string(k);
-      fail(where + ": unknown option \"" + key + "\" for " + std::string(op_name(kind)) + " (valid options: " +
-           (valid.empty() ? std::string("label") : valid.substr(2) + ", label") + ")");
+      fail(where + ": unknown option \"" + key + "\" for " + std::string(op_name(kind)) +
+           " (valid options: " + (valid.empty() ? std::string("label") : valid.substr(2) + ", label") + ")");
     }
   }
   std::visit(

@@ -80,7 +80,8 @@ void AtomicWriter::commit() {
     f.fd = -1;
   }
   for (File& f : files_) {
-    if (::rename(f.temp.c_str(), f.path.c_str()) != 0) fail(f.path + ": cannot rename into place: " + std::strerror(errno));
+    if (::rename(f.temp.c_str(), f.path.c_str()) != 0)
+      fail(f.path + ": cannot rename into place: " + std::strerror(errno));
     f.temp.clear();
   }
 }

@@ -26,8 +26,10 @@ auto at(const std::string& where, Fn&& fn) -> decltype(fn()) {
 
 BufferRef init_bytes(const TensorDoc& c, const WeightsSource& weights) {
   switch (c.init.kind) {
-    case InitDoc::Kind::kWeights: return weights.get(c.init.ref, c.desc, c.where);
-    case InitDoc::Kind::kScalar: return scalar_fill(c.desc, c.init.scalar, c.where);
+    case InitDoc::Kind::kWeights:
+      return weights.get(c.init.ref, c.desc, c.where);
+    case InitDoc::Kind::kScalar:
+      return scalar_fill(c.desc, c.init.scalar, c.where);
     case InitDoc::Kind::kBytes: {
       auto expected = c.desc.byte_length();
       if (!expected || *expected != c.init.data.size)
@@ -107,8 +109,7 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   }
   if (order.size() != doc.nodes.size()) {
     for (size_t i = 0; i < doc.nodes.size(); ++i)
-      if (pending[i] != 0)
-        fail(doc.nodes[i].where + ": node is part of a dependency cycle (or depends on one)");
+      if (pending[i] != 0) fail(doc.nodes[i].where + ": node is part of a dependency cycle (or depends on one)");
   }
 
   std::unordered_map<std::string, OperandId> ids_by_name;
@@ -139,7 +140,8 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   std::vector<NamedOperand> outputs;
   for (const OutputDoc& out : doc.outputs) {
     auto it = ids_by_name.find(out.operand);
-    if (it == ids_by_name.end()) fail(out.where + ": graph output \"" + out.name + "\" names undefined operand \"" + out.operand + "\"");
+    if (it == ids_by_name.end())
+      fail(out.where + ": graph output \"" + out.name + "\" names undefined operand \"" + out.operand + "\"");
     outputs.push_back({out.name, it->second});
   }
   return at(doc.origin, [&] { return builder.build(outputs, doc.name); });

@@ -27,7 +27,8 @@ std::string beside(const std::string& path, const char* suffix) {
 // Opens the weights file on first use, so graphs without weights references need none.
 class LazyWeights final : public WeightsSource {
  public:
-  LazyWeights(std::string weights, std::string manifest) : weights_(std::move(weights)), manifest_(std::move(manifest)) {}
+  LazyWeights(std::string weights, std::string manifest)
+      : weights_(std::move(weights)), manifest_(std::move(manifest)) {}
   BufferRef get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const override {
     if (!file_) {
       try {
@@ -96,8 +97,9 @@ void save_graph(const Graph& graph, const std::string& path, const SaveOptions& 
     std::string weights_path = options.weights_path.empty() ? beside(path, ".weights") : options.weights_path;
     std::string manifest_path = options.manifest_path.empty() ? beside(path, ".manifest.json") : options.manifest_path;
     size_t wf = writer.begin(weights_path);
-    const std::byte header[8] = {std::byte('W'), std::byte('G'), std::byte('W'), std::byte('T'),
-                                 std::byte(kWeightsVersion), std::byte(0), std::byte(0), std::byte(0)};
+    const std::byte header[8] = {
+        std::byte('W'), std::byte('G'), std::byte('W'), std::byte('T'), std::byte(kWeightsVersion),
+        std::byte(0),   std::byte(0),   std::byte(0)};
     writer.append(wf, std::span<const std::byte>(header));
     uint64_t offset = sizeof(header);
     Json tensors = Json::object();

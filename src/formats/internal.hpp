@@ -128,8 +128,7 @@ struct EncodedOption {
   bool is_operand = false;
 };
 // The options of an operation that differ from their defaults, in declaration order, then label.
-std::vector<EncodedOption> encode_attributes(const Operation& op,
-                                             const std::function<std::string(OperandId)>& name_of);
+std::vector<EncodedOption> encode_attributes(const Operation& op, const std::function<std::string(OperandId)>& name_of);
 
 // ---- Files ----
 

@@ -131,7 +131,8 @@ GraphDoc json_to_doc(std::string_view text, const std::string& origin) {
     doc.nodes.push_back(std::move(n));
   }
   const Json& outputs = required(root, "outputs", origin);
-  if (!outputs.is_object()) fail(origin + ": outputs must be an object (graph output name -> operand name), got " + outputs.dump());
+  if (!outputs.is_object())
+    fail(origin + ": outputs must be an object (graph output name -> operand name), got " + outputs.dump());
   for (const auto& [name, v] : outputs.items())
     doc.outputs.push_back({name, string_of(v, origin + ": outputs." + name), origin + ": outputs." + name});
   return doc;

@@ -129,8 +129,7 @@ uint32_t read_le(const std::byte* p, int n) {
 }  // namespace
 
 NpyArray parse_npy(std::span<const std::byte> bytes, const std::string& origin) {
-  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0)
-    fail(origin + ": not a .npy file (wrong magic)");
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0) fail(origin + ": not a .npy file (wrong magic)");
   unsigned major = unsigned(bytes[6]), minor = unsigned(bytes[7]);
   if ((major != 1 && major != 2 && major != 3) || minor != 0)
     fail(origin + ": unsupported .npy version " + std::to_string(major) + "." + std::to_string(minor) +
@@ -164,8 +163,8 @@ NpyArray parse_npy(std::span<const std::byte> bytes, const std::string& origin) 
   if (!expected) fail(origin + ": the byte length of shape " + shape_to_string(array.desc.shape) + " overflows");
   uint64_t present = bytes.size() - prefix - header_len;
   if (present != *expected)
-    fail(origin + ": " + array.desc.to_string() + " needs " + std::to_string(*expected) + " bytes of data but the file holds " +
-         std::to_string(present) + (present < *expected ? " (truncated)" : ""));
+    fail(origin + ": " + array.desc.to_string() + " needs " + std::to_string(*expected) +
+         " bytes of data but the file holds " + std::to_string(present) + (present < *expected ? " (truncated)" : ""));
   auto data = bytes.subspan(prefix + size_t(header_len));
   array.data.assign(data.begin(), data.end());
   return array;
@@ -179,7 +178,8 @@ NpyArray read_npy(const std::string& path) {
 std::vector<std::byte> encode_npy(const OperandDescriptor& desc, std::span<const std::byte> data) {
   auto expected = desc.byte_length();
   if (!expected || *expected != data.size())
-    throw_error(ErrorKind::kTypeError, "write_npy: " + std::to_string(data.size()) + " bytes do not hold " + desc.to_string());
+    throw_error(ErrorKind::kTypeError,
+                "write_npy: " + std::to_string(data.size()) + " bytes do not hold " + desc.to_string());
   std::string dict = "{'descr': '";
   for (const Descr& d : kDescrs)
     if (d.type == desc.data_type) dict += d.name;

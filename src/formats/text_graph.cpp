@@ -191,11 +191,16 @@ class Parser {
   }
   static std::string describe(const Token& t) {
     switch (t.kind) {
-      case Tok::kEnd: return "the end of the file";
-      case Tok::kIdent: return "\"" + t.text + "\"";
-      case Tok::kNumber: return "number " + t.text;
-      case Tok::kString: return "a string";
-      case Tok::kPunct: return "'" + t.text + "'";
+      case Tok::kEnd:
+        return "the end of the file";
+      case Tok::kIdent:
+        return "\"" + t.text + "\"";
+      case Tok::kNumber:
+        return "number " + t.text;
+      case Tok::kString:
+        return "a string";
+      case Tok::kPunct:
+        return "'" + t.text + "'";
     }
     return "?";
   }
@@ -330,7 +335,9 @@ class Parser {
     }
     Token t = tok_;
     switch (t.kind) {
-      case Tok::kString: take(); return Json(t.text);
+      case Tok::kString:
+        take();
+        return Json(t.text);
       case Tok::kIdent:
         take();
         if (t.text == "true") return Json(true);
@@ -358,7 +365,8 @@ class Parser {
         if (ec != std::errc() || p != last || !std::isfinite(d)) error_at(t, "number " + t.text + " is out of range");
         return Json(d);
       }
-      default: error("expected a value");
+      default:
+        error("expected a value");
     }
   }
 
@@ -470,8 +478,12 @@ std::string doc_to_text(const GraphDoc& doc) {
   for (const TensorDoc& c : doc.consts) {
     s += "    " + c.name + ": " + type_text(c.desc) + " ";
     switch (c.init.kind) {
-      case InitDoc::Kind::kWeights: s += "@weights(" + Json(c.init.ref).dump() + ")"; break;
-      case InitDoc::Kind::kScalar: s += "@scalar(" + number_json(c.init.scalar).dump() + ")"; break;
+      case InitDoc::Kind::kWeights:
+        s += "@weights(" + Json(c.init.ref).dump() + ")";
+        break;
+      case InitDoc::Kind::kScalar:
+        s += "@scalar(" + number_json(c.init.scalar).dump() + ")";
+        break;
       case InitDoc::Kind::kBytes: {
         s += "@bytes([";
         bool first = true;

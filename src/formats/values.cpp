@@ -40,7 +40,8 @@ Json parse_json(std::string_view text, const std::string& origin) {
         if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
           throw JsonLimitError{"duplicate key \"" + parsed.get<std::string>() + "\""};
         break;
-      default: break;
+      default:
+        break;
     }
     return true;
   };
@@ -132,7 +133,8 @@ Json double_json(double d) {
 Json number_json(const Number& n) {
   constexpr uint64_t kExact = uint64_t{1} << 53;  // every integer up to 2^53 is a double
   switch (n.kind()) {
-    case Number::Kind::kDouble: return double_json(n.as_double());
+    case Number::Kind::kDouble:
+      return double_json(n.as_double());
     case Number::Kind::kInt64: {
       int64_t i = n.int64_value();
       if (i >= -int64_t(kExact) && i <= int64_t(kExact)) return Json(i);
@@ -188,12 +190,12 @@ BufferRef scalar_fill(const OperandDescriptor& desc, const Number& value, const 
   auto count = desc.element_count();
   auto bytes = desc.byte_length();
   // The builder bounds every tensor; refuse to allocate anything it would refuse anyway.
-  if (!count || !bytes || *bytes > (uint64_t{1} << 31))
-    fail(where + ": " + desc.to_string() + " is too large");
+  if (!count || !bytes || *bytes > (uint64_t{1} << 31)) fail(where + ": " + desc.to_string() + " is too large");
   std::vector<std::byte> out(*bytes);
   visit_type(desc.data_type, [&]<class T>() {
     std::optional<T> v = convert_number<T>(value);
-    if (!v) fail(where + ": scalar " + value.to_string() + " is not a " + std::string(to_string(desc.data_type)) + " value");
+    if (!v)
+      fail(where + ": scalar " + value.to_string() + " is not a " + std::string(to_string(desc.data_type)) + " value");
     for (uint64_t i = 0; i < *count; ++i) std::memcpy(out.data() + i * sizeof(T), &*v, sizeof(T));
   });
   return BufferRef::adopt(std::move(out));

@@ -117,7 +117,8 @@ void WeightsFile::init(std::string_view manifest_text, const std::string& manife
     if (*expected != e.byte_length)
       fail(where + ": byteLength " + std::to_string(e.byte_length) + " does not match " + e.desc.to_string() + " (" +
            std::to_string(*expected) + " bytes)");
-    if (e.byte_offset < 8) fail(where + ": byteOffset " + std::to_string(e.byte_offset) + " overlaps the 8-byte header");
+    if (e.byte_offset < 8)
+      fail(where + ": byteOffset " + std::to_string(e.byte_offset) + " overlaps the 8-byte header");
     if (e.byte_offset > file_.size || e.byte_length > file_.size - e.byte_offset)
       fail(where + ": byteOffset " + std::to_string(e.byte_offset) + " + byteLength " + std::to_string(e.byte_length) +
            " is beyond the end of " + origin_ + " (" + std::to_string(file_.size) + " bytes)");

@@ -53,7 +53,9 @@ struct EnumNames<RoundingType> {
 };
 
 template <class E>
-concept SpecEnum = requires { EnumNames<E>::kNames; };
+concept SpecEnum = requires {
+  EnumNames<E>::kNames;
+};
 
 template <SpecEnum E>
 std::string_view enum_name(E value) {

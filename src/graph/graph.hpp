@@ -32,9 +32,9 @@ std::string_view op_name(OpKind kind);
 std::optional<OpKind> parse_op_name(std::string_view name);
 
 // One alternative per distinct attribute struct.
-using Attributes = std::variant<NoAttrs, ClampAttrs, CastAttrs, Conv2dAttrs, Pool2dAttrs, GemmAttrs,
-                                LayerNormalizationAttrs, SoftmaxAttrs, ReduceAttrs, ReshapeAttrs,
-                                TransposeAttrs, ConcatAttrs, SplitAttrs, SliceAttrs>;
+using Attributes =
+    std::variant<NoAttrs, ClampAttrs, CastAttrs, Conv2dAttrs, Pool2dAttrs, GemmAttrs, LayerNormalizationAttrs,
+                 SoftmaxAttrs, ReduceAttrs, ReshapeAttrs, TransposeAttrs, ConcatAttrs, SplitAttrs, SliceAttrs>;
 
 // Default-constructed attributes of the struct the op table assigns to `kind`.
 Attributes default_attributes(OpKind kind);

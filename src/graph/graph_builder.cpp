@@ -24,12 +24,13 @@ void GraphBuilder::check_descriptor(const OperandDescriptor& desc, const std::st
   }
   auto count = desc.element_count();
   if (!count || *count > kMaxDimension)
-    throw_error(ErrorKind::kTypeError, what + ": element count of shape " + shape_to_string(desc.shape) +
-                                           " is not a valid dimension");
+    throw_error(ErrorKind::kTypeError,
+                what + ": element count of shape " + shape_to_string(desc.shape) + " is not a valid dimension");
   auto bytes = desc.byte_length();
   if (!bytes || *bytes > max_tensor_byte_length_)
-    throw_error(ErrorKind::kTypeError, what + ": byte length of " + desc.to_string() + " exceeds maxTensorByteLength (" +
-                                           std::to_string(max_tensor_byte_length_) + ")");
+    throw_error(ErrorKind::kTypeError, what + ": byte length of " + desc.to_string() +
+                                           " exceeds maxTensorByteLength (" + std::to_string(max_tensor_byte_length_) +
+                                           ")");
 }
 
 OperandId GraphBuilder::add_input(const std::string& name, const OperandDescriptor& desc) {
@@ -52,9 +53,9 @@ OperandId GraphBuilder::add_constant(const OperandDescriptor& desc, BufferRef da
   check_can_build();
   const std::string what = name.empty() ? std::string("constant") : "constant \"" + name + "\"";
   check_descriptor(desc, what);
-  type_error_if(data.size != *desc.byte_length(),
-                what + ": buffer holds " + std::to_string(data.size) + " bytes but " + desc.to_string() + " needs " +
-                    std::to_string(*desc.byte_length()));
+  type_error_if(data.size != *desc.byte_length(), what + ": buffer holds " + std::to_string(data.size) + " bytes but " +
+                                                      desc.to_string() + " needs " +
+                                                      std::to_string(*desc.byte_length()));
   Operand operand;
   operand.desc = desc;
   operand.kind = OperandKind::kConstant;
@@ -86,8 +87,7 @@ std::vector<OperandId> GraphBuilder::add_operation(OpKind kind, std::vector<Oper
     if (op.label.empty()) throw;
     throw Error(e.kind(), e.message() + " (label \"" + op.label + "\")");
   }
-  for (size_t i = 0; i < outs.size(); ++i)
-    check_descriptor(outs[i], describe(op) + " output " + std::to_string(i));
+  for (size_t i = 0; i < outs.size(); ++i) check_descriptor(outs[i], describe(op) + " output " + std::to_string(i));
   // Validation passed: only now does the builder change.
   for (OperandDescriptor& d : outs) {
     Operand operand;

@@ -18,13 +18,13 @@ std::vector<OperandDescriptor> infer(const Graph& graph, const Operation& op);
 // One row of the spec's "tensor limits" table of an op (src/ops/tensor_limits.inc, generated from
 // the spec by scripts/gen_tensor_limits.py).
 struct TensorLimit {
-  std::string_view op;           // spec method name
-  std::string_view operand;      // "input", "filter", "bias", "output", "a", "inputs", ...
-  DataTypeSet allowed_types;     // empty when same_type_as is set
-  std::string_view same_type_as; // operand whose data type this one must equal, or empty
+  std::string_view op;            // spec method name
+  std::string_view operand;       // "input", "filter", "bias", "output", "a", "inputs", ...
+  DataTypeSet allowed_types;      // empty when same_type_as is set
+  std::string_view same_type_as;  // operand whose data type this one must equal, or empty
   uint32_t min_rank;
-  uint32_t max_rank;             // kMaxRank for "N"
-  std::string_view same_rank_as; // operand whose rank this one must equal, or empty
+  uint32_t max_rank;              // kMaxRank for "N"
+  std::string_view same_rank_as;  // operand whose rank this one must equal, or empty
 };
 
 // Every row for `op`, in the spec's order.

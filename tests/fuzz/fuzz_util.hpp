@@ -29,7 +29,8 @@ class ZeroWeights final : public formats::WeightsSource {
 inline void check_round_trip(const Graph& g) {
   try {
     std::string json = formats::to_json(g);
-    if (formats::to_json(*formats::parse_graph_json(json, formats::no_weights(), "roundtrip.json")) != json) std::abort();
+    if (formats::to_json(*formats::parse_graph_json(json, formats::no_weights(), "roundtrip.json")) != json)
+      std::abort();
   } catch (const Error&) {
     std::abort();
   }
@@ -41,7 +42,8 @@ inline void check_round_trip(const Graph& g) {
     return;
   }
   try {
-    if (formats::to_text(*formats::parse_graph_text(text, formats::no_weights(), "roundtrip.webnn")) != text) std::abort();
+    if (formats::to_text(*formats::parse_graph_text(text, formats::no_weights(), "roundtrip.webnn")) != text)
+      std::abort();
   } catch (const Error&) {
     std::abort();
   }

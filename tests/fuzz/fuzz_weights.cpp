@@ -10,11 +10,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 4) return 0;
-  uint32_t manifest_len = uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 | uint32_t(data[3]) << 24;
+  uint32_t manifest_len =
+      uint32_t(data[0]) | uint32_t(data[1]) << 8 | uint32_t(data[2]) << 16 | uint32_t(data[3]) << 24;
   size_t rest = size - 4;
   if (manifest_len > rest) manifest_len = uint32_t(rest);
   std::string_view manifest(reinterpret_cast<const char*>(data + 4), manifest_len);
-  auto weights = webnn::BufferRef::copy_of({reinterpret_cast<const std::byte*>(data + 4 + manifest_len), rest - manifest_len});
+  auto weights =
+      webnn::BufferRef::copy_of({reinterpret_cast<const std::byte*>(data + 4 + manifest_len), rest - manifest_len});
   try {
     auto file = webnn::formats::WeightsFile::from_memory(manifest, weights, "fuzz.weights");
     volatile uint8_t sink = 0;

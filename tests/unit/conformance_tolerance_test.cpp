@@ -49,9 +49,8 @@ TEST(ConformanceTolerance, NanAndInfinity) {
   EXPECT_FALSE(compare(DataType::kFloat32, bytes<float>({nan, inf}), bytes<float>({nan, inf}), kExact));
   EXPECT_TRUE(compare(DataType::kFloat32, bytes<float>({nan}), bytes<float>({0.0f}), {Tolerance::Kind::kAtol, 1e9}));
   EXPECT_TRUE(compare(DataType::kFloat32, bytes<float>({inf}), bytes<float>({-inf}), {Tolerance::Kind::kUlp, 1e12}));
-  EXPECT_TRUE(
-      compare(DataType::kFloat32, bytes<float>({inf}), bytes<float>({std::numeric_limits<float>::max()}),
-              {Tolerance::Kind::kAtol, 1e9}));
+  EXPECT_TRUE(compare(DataType::kFloat32, bytes<float>({inf}), bytes<float>({std::numeric_limits<float>::max()}),
+                      {Tolerance::Kind::kAtol, 1e9}));
 }
 
 TEST(ConformanceTolerance, AbsoluteTolerance) {

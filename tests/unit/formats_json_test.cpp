@@ -7,10 +7,12 @@ namespace {
 using testing::expect_error;
 
 // A valid graph with one node; `nodes` and `consts` can be replaced to make it invalid.
-std::string graph(const std::string& nodes, const std::string& consts = "{}", const std::string& outputs = R"({"y": "y"})") {
+std::string graph(const std::string& nodes, const std::string& consts = "{}",
+                  const std::string& outputs = R"({"y": "y"})") {
   return R"({"format": "webnn-graph-json", "version": 2, "name": "g",
     "inputs": {"x": {"dataType": "float32", "shape": [2, 3]}},
-    "consts": )" + consts + R"(, "nodes": )" + nodes + R"(, "outputs": )" + outputs + "}";
+    "consts": )" +
+         consts + R"(, "nodes": )" + nodes + R"(, "outputs": )" + outputs + "}";
 }
 
 std::shared_ptr<const Graph> parse(const std::string& text) { return parse_graph_json(text, no_weights(), "g.json"); }
@@ -32,9 +34,11 @@ TEST(FormatsJson, TruncatedAndMalformedJson) {
   expect_error([&] { parse(R"({"format": "webnn-graph-json", "version": 3, "nodes": [], "outputs": {}})"); },
                {"g.json", "unsupported version 3"});
   expect_error([&] { parse(R"({"format": "onnx", "version": 2, "nodes": [], "outputs": {}})"); }, {"g.json", "format"});
-  expect_error([&] { parse(R"({"format": "webnn-graph-json", "version": 2, "nodes": []})"); }, {"g.json", "missing \"outputs\""});
-  expect_error([&] { parse(R"({"format": "webnn-graph-json", "version": 2, "nodes": [], "outputs": {}, "extra": 1})"); },
-               {"g.json", "unknown key \"extra\""});
+  expect_error([&] { parse(R"({"format": "webnn-graph-json", "version": 2, "nodes": []})"); },
+               {"g.json", "missing \"outputs\""});
+  expect_error(
+      [&] { parse(R"({"format": "webnn-graph-json", "version": 2, "nodes": [], "outputs": {}, "extra": 1})"); },
+      {"g.json", "unknown key \"extra\""});
 }
 
 TEST(FormatsJson, DeepNestingIsAnErrorNotACrash) {
@@ -54,17 +58,23 @@ TEST(FormatsJson, NodeErrorsNameTheNode) {
                {"g.json", "id \"y\"", "option \"axis\"", "must be an integer"});
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "softmax", "inputs": ["x"], "options": {"axis": -1}}])")); },
                {"option \"axis\"", "must be an integer"});
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "reduceMean", "inputs": ["x"], "options": {"keepDimensions": 1}}])")); },
-               {"option \"keepDimensions\"", "true or false"});
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "cast", "inputs": ["x"], "options": {"dataType": "float64"}}])")); },
-               {"option \"dataType\"", "unknown data type \"float64\""});
+  expect_error(
+      [&] { parse(graph(R"([{"id": "y", "op": "reduceMean", "inputs": ["x"], "options": {"keepDimensions": 1}}])")); },
+      {"option \"keepDimensions\"", "true or false"});
+  expect_error(
+      [&] { parse(graph(R"([{"id": "y", "op": "cast", "inputs": ["x"], "options": {"dataType": "float64"}}])")); },
+      {"option \"dataType\"", "unknown data type \"float64\""});
   expect_error(
       [&] { parse(graph(R"([{"id": "y", "op": "averagePool2d", "inputs": ["x"], "options": {"layout": "nchwc"}}])")); },
       {"option \"layout\"", "\"nchw\", \"nhwc\"", "nchwc"});
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "transpose", "inputs": ["x"], "options": {"permutation": [1, "0"]}}])")); },
-               {"option \"permutation\"[1]"});
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "clamp", "inputs": ["x"], "options": {"minValue": "zero"}}])")); },
-               {"option \"minValue\"", "\"zero\" is not a number"});
+  expect_error(
+      [&] {
+        parse(graph(R"([{"id": "y", "op": "transpose", "inputs": ["x"], "options": {"permutation": [1, "0"]}}])"));
+      },
+      {"option \"permutation\"[1]"});
+  expect_error(
+      [&] { parse(graph(R"([{"id": "y", "op": "clamp", "inputs": ["x"], "options": {"minValue": "zero"}}])")); },
+      {"option \"minValue\"", "\"zero\" is not a number"});
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "gemm", "inputs": ["x", "x"], "options": {"c": 3}}])")); },
                {"option \"c\"", "must name an operand"});
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "relu", "inputs": ["x"], "options": {"label": 5}}])")); },
@@ -78,8 +88,9 @@ TEST(FormatsJson, NodeErrorsNameTheNode) {
 TEST(FormatsJson, ReferenceErrors) {
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "add", "inputs": ["x", "nope"]}])")); },
                {"g.json", "id \"y\"", "undefined operand \"nope\""});
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "conv2d", "inputs": ["x", "x"], "options": {"bias": "b"}}])")); },
-               {"id \"y\"", "undefined operand \"b\""});
+  expect_error(
+      [&] { parse(graph(R"([{"id": "y", "op": "conv2d", "inputs": ["x", "x"], "options": {"bias": "b"}}])")); },
+      {"id \"y\"", "undefined operand \"b\""});
   // Duplicate node ids, duplicate operand names.
   expect_error(
       [&] {
@@ -93,7 +104,8 @@ TEST(FormatsJson, ReferenceErrors) {
                         {"id": "y", "op": "relu", "inputs": ["x"]}])"));
       },
       {"nodes[1]", "duplicate operand name \"y\""});
-  expect_error([&] { parse(graph(R"([{"id": "x", "op": "relu", "inputs": ["x"]}])")); }, {"duplicate operand name \"x\""});
+  expect_error([&] { parse(graph(R"([{"id": "x", "op": "relu", "inputs": ["x"]}])")); },
+               {"duplicate operand name \"x\""});
   // Duplicate keys in an object (two inputs named the same).
   expect_error(
       [&] {
@@ -116,8 +128,9 @@ TEST(FormatsJson, BuilderErrorsNameTheNode) {
   // The spec's validation runs on every node: conv2d needs a 4-D input.
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "conv2d", "inputs": ["x", "x"]}])")); },
                {"g.json", "nodes[0]", "id \"y\"", "conv2d"}, ErrorKind::kTypeError);
-  expect_error([&] { parse(graph(R"([{"id": "y", "op": "split", "inputs": ["x"], "options": {"splits": 3, "axis": 1}}])")); },
-               {"id \"y\"", "3 result(s)", "1 output(s)"});
+  expect_error(
+      [&] { parse(graph(R"([{"id": "y", "op": "split", "inputs": ["x"], "options": {"splits": 3, "axis": 1}}])")); },
+      {"id \"y\"", "3 result(s)", "1 output(s)"});
   expect_error([&] { parse(graph(R"([{"id": "y", "op": "relu", "inputs": ["x"]}])", "{}", R"({"out": "x"})")); },
                {"g.json", "graph input"}, ErrorKind::kTypeError);
 }
@@ -125,21 +138,38 @@ TEST(FormatsJson, BuilderErrorsNameTheNode) {
 TEST(FormatsJson, ConstantErrors) {
   const std::string node = R"([{"id": "y", "op": "add", "inputs": ["x", "k"]}])";
   expect_error(
-      [&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [2, 3], "init": {"kind": "inlineBytes", "bytes": [1, 2]}}})")); },
+      [&] {
+        parse(graph(
+            node,
+            R"({"k": {"dataType": "float32", "shape": [2, 3], "init": {"kind": "inlineBytes", "bytes": [1, 2]}}})"));
+      },
       {"consts.k", "2 bytes", "float32[2, 3] needs 24"});
   expect_error(
-      [&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "inlineBytes", "bytes": [256]}}})")); },
+      [&] {
+        parse(graph(
+            node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "inlineBytes", "bytes": [256]}}})"));
+      },
       {"consts.k.init.bytes[0]", "[0, 255]"});
-  expect_error([&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "base64"}}})")); },
-               {"consts.k.init.kind", "unknown init kind \"base64\""});
-  expect_error([&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "weights", "ref": "k"}}})")); },
-               {"consts.k", "weights key \"k\"", "no weights file"});
-  expect_error([&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3]}})")); }, {"consts.k", "missing \"init\""});
-  expect_error([&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [-3], "init": {"kind": "scalar", "value": 1}}})")); },
-               {"consts.k.shape", "shape[0]"});
+  expect_error(
+      [&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "base64"}}})")); },
+      {"consts.k.init.kind", "unknown init kind \"base64\""});
   expect_error(
       [&] {
-        parse(graph(node, R"({"k": {"dataType": "float32", "shape": [65536, 65536, 65536], "init": {"kind": "scalar", "value": 1}}})"));
+        parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3], "init": {"kind": "weights", "ref": "k"}}})"));
+      },
+      {"consts.k", "weights key \"k\"", "no weights file"});
+  expect_error([&] { parse(graph(node, R"({"k": {"dataType": "float32", "shape": [3]}})")); },
+               {"consts.k", "missing \"init\""});
+  expect_error(
+      [&] {
+        parse(graph(node, R"({"k": {"dataType": "float32", "shape": [-3], "init": {"kind": "scalar", "value": 1}}})"));
+      },
+      {"consts.k.shape", "shape[0]"});
+  expect_error(
+      [&] {
+        parse(graph(
+            node,
+            R"({"k": {"dataType": "float32", "shape": [65536, 65536, 65536], "init": {"kind": "scalar", "value": 1}}})"));
       },
       {"consts.k", "too large"});
 }

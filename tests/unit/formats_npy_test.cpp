@@ -41,18 +41,26 @@ TEST(FormatsNpy, ReadsEveryType) {
     int major = 1;
   };
   const Case cases[] = {
-      {"{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }", std::string("\x00\x3c\x00\xc0\x00\x38", 6),
+      {"{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }",
+       std::string("\x00\x3c\x00\xc0\x00\x38", 6),
        {DataType::kFloat16, {3}}},
       {"{'descr': '|i1', 'fortran_order': False, 'shape': (), }", "\xfb", {DataType::kInt8, {}}},
-      {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2), }", std::string("\x01\x02\x03\xff", 4),
+      {"{'descr': '|u1', 'fortran_order': False, 'shape': (2, 2), }",
+       std::string("\x01\x02\x03\xff", 4),
        {DataType::kUint8, {2, 2}}},
       {"{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }",
-       std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00\x00\x01\x00\x00", 16), {DataType::kInt64, {2}}},
-      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }", std::string("\x00\x00\xc0\x3f\x00\x00\x20\x40", 8),
-       {DataType::kFloat32, {2}}, 2},
-      {"{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }", std::string("\x07\x00\x00\x00", 4),
-       {DataType::kUint32, {1}}, 3},
-      {"{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1), }", std::string("\xfe\xff\xff\xff", 4),
+       std::string("\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00\x00\x01\x00\x00", 16),
+       {DataType::kInt64, {2}}},
+      {"{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+       std::string("\x00\x00\xc0\x3f\x00\x00\x20\x40", 8),
+       {DataType::kFloat32, {2}},
+       2},
+      {"{'descr': '<u4', 'fortran_order': False, 'shape': (1,), }",
+       std::string("\x07\x00\x00\x00", 4),
+       {DataType::kUint32, {1}},
+       3},
+      {"{'descr': '<i4', 'fortran_order': False, 'shape': (1, 1), }",
+       std::string("\xfe\xff\xff\xff", 4),
        {DataType::kInt32, {1, 1}}},
       {"{'descr': '<u8', 'fortran_order': False, 'shape': (1,), }", std::string(8, '\xff'), {DataType::kUint64, {1}}},
   };
@@ -67,8 +75,8 @@ TEST(FormatsNpy, ReadsEveryType) {
 
 TEST(FormatsNpy, WritesWhatNumpyWrites) {
   // np.save(np.array([1.0, -2.0, 0.5], dtype='<f2')): float16 1.0 = 0x3c00, -2.0 = 0xc000, 0.5 = 0x3800.
-  std::string expected =
-      numpy_header(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }") + std::string("\x00\x3c\x00\xc0\x00\x38", 6);
+  std::string expected = numpy_header(1, "{'descr': '<f2', 'fortran_order': False, 'shape': (3,), }") +
+                         std::string("\x00\x3c\x00\xc0\x00\x38", 6);
   std::vector<std::byte> data = bytes_of(std::string("\x00\x3c\x00\xc0\x00\x38", 6));
   EXPECT_EQ(encode_npy({DataType::kFloat16, {3}}, data), bytes_of(expected));
   // Scalars are "()" and 2-D shapes "(2, 2)".
@@ -76,30 +84,40 @@ TEST(FormatsNpy, WritesWhatNumpyWrites) {
   EXPECT_EQ(encode_npy({DataType::kUint8, {}}, one),
             bytes_of(numpy_header(1, "{'descr': '|u1', 'fortran_order': False, 'shape': (), }") + "\x05"));
   TempDir dir;
-  std::vector<std::byte> four = bytes_of(std::string("\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x04\x00\x00\x00", 16));
+  std::vector<std::byte> four =
+      bytes_of(std::string("\x01\x00\x00\x00\x02\x00\x00\x00\x03\x00\x00\x00\x04\x00\x00\x00", 16));
   write_npy(dir.file("a.npy"), {DataType::kInt32, {2, 2}}, four);
   NpyArray back = read_npy(dir.file("a.npy"));
   EXPECT_EQ(back.desc.to_string(), "int32[2, 2]");
   EXPECT_EQ(back.data, four);
-  EXPECT_EQ(testing::slurp(dir.file("a.npy")).substr(10, 59), "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }");
-  expect_error([&] { write_npy(dir.file("b.npy"), {DataType::kInt32, {3}}, four); }, {"16 bytes", "int32[3]"},
-               ErrorKind::kTypeError);
+  EXPECT_EQ(testing::slurp(dir.file("a.npy")).substr(10, 59),
+            "{'descr': '<i4', 'fortran_order': False, 'shape': (2, 2), }");
+  expect_error(
+      [&] {
+        write_npy(dir.file("b.npy"), {DataType::kInt32, {3}}, four);
+      },
+      {"16 bytes", "int32[3]"}, ErrorKind::kTypeError);
 }
 
 TEST(FormatsNpy, RejectsBadFiles) {
   const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
   auto parse = [](const std::string& s) { return parse_npy(bytes_of(s), "bad.npy"); };
   expect_error([&] { parse("PK\x03\x04 not numpy at all"); }, {"bad.npy", "wrong magic"});
-  expect_error([&] { parse(numpy_header(1, f4) + std::string(7, '\0')); }, {"bad.npy", "needs 8 bytes", "holds 7", "truncated"});
+  expect_error([&] { parse(numpy_header(1, f4) + std::string(7, '\0')); },
+               {"bad.npy", "needs 8 bytes", "holds 7", "truncated"});
   expect_error([&] { parse(numpy_header(1, f4) + std::string(9, '\0')); }, {"bad.npy", "holds 9"});
   expect_error([&] { parse(numpy_header(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (1,), }") + "\x01"); },
                {"bad.npy", "bool", "|b1"});
   expect_error([&] { parse(numpy_header(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (1,), }") + "abcd"); },
                {"bad.npy", "big-endian"});
-  expect_error([&] { parse(numpy_header(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + "abcdefgh"); },
-               {"bad.npy", "unsupported dtype '<c8'"});
-  expect_error([&] { parse(numpy_header(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }") + std::string(16, '\0')); },
-               {"bad.npy", "Fortran"});
+  expect_error(
+      [&] { parse(numpy_header(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }") + "abcdefgh"); },
+      {"bad.npy", "unsupported dtype '<c8'"});
+  expect_error(
+      [&] {
+        parse(numpy_header(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }") + std::string(16, '\0'));
+      },
+      {"bad.npy", "Fortran"});
   expect_error([&] { parse(numpy_header(1, "{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (1,), }")); },
                {"bad.npy", "structured"});
   expect_error([&] { parse(numpy_header(1, "{'descr': '<f4', 'shape': (1,), }") + "abcd"); },
@@ -111,7 +129,8 @@ TEST(FormatsNpy, RejectsBadFiles) {
   // A shape whose byte length overflows 64 bits.
   expect_error(
       [&] {
-        parse(numpy_header(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967295, 4294967295, 4294967295), }"));
+        parse(numpy_header(
+            1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4294967295, 4294967295, 4294967295), }"));
       },
       {"bad.npy", "overflows"});
   expect_error([&] { parse(numpy_header(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999,), }")); },

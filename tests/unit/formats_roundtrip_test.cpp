@@ -60,7 +60,8 @@ std::shared_ptr<const Graph> all_ops_graph() {
   };
   for (OpKind k : {OpKind::kAdd, OpKind::kSub, OpKind::kMul, OpKind::kDiv, OpKind::kMax, OpKind::kMin, OpKind::kPow})
     out(std::string(op_name(k)), b.add_operation(k, {x, y}, NoAttrs{}));
-  for (OpKind k : {OpKind::kErf, OpKind::kExp, OpKind::kSqrt, OpKind::kRelu, OpKind::kSigmoid, OpKind::kTanh, OpKind::kGelu})
+  for (OpKind k :
+       {OpKind::kErf, OpKind::kExp, OpKind::kSqrt, OpKind::kRelu, OpKind::kSigmoid, OpKind::kTanh, OpKind::kGelu})
     out(std::string(op_name(k)), b.add_operation(k, {x}, NoAttrs{}, k == OpKind::kRelu ? "my relu \"quoted\"" : ""));
   out("clamp_f", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-0.5), Number(6.0)}));
   out("clamp_frac", b.add_operation(OpKind::kClamp, {x}, ClampAttrs{Number(-1e-30), Number(0.1)}));
@@ -70,8 +71,8 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // int64 bounds a double cannot hold: written as decimal strings.
   out("clamp_i64", b.add_operation(OpKind::kClamp, {i64},
                                    ClampAttrs{Number::from_int64(-9007199254740993), Number::from_int64(INT64_MAX)}));
-  out("clamp_u64", b.add_operation(OpKind::kClamp, {u64},
-                                   ClampAttrs{Number::from_int64(3), Number::from_uint64(UINT64_MAX - 1)}));
+  out("clamp_u64",
+      b.add_operation(OpKind::kClamp, {u64}, ClampAttrs{Number::from_int64(3), Number::from_uint64(UINT64_MAX - 1)}));
   out("cast", b.add_operation(OpKind::kCast, {x}, CastAttrs{DataType::kFloat16}));
   out("cast_u8", b.add_operation(OpKind::kCast, {half}, CastAttrs{DataType::kUint8}));
 
@@ -324,14 +325,20 @@ TEST(FormatsRoundTrip, ScalarInitConvertsToTheType) {
   for (int32_t e : v) EXPECT_EQ(e, -7);
   const auto& clamp = std::get<ClampAttrs>(g->operations[1].attrs);
   EXPECT_EQ(clamp.min_value, Number::from_int64(-2));
-  expect_error([&] {
-    parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: u8[1]; } consts { k: u8[1] @scalar(300); }
-      nodes { y = add(x, k); } outputs { y; } })", no_weights(), "s.webnn");
-  }, {"s.webnn", "constant \"k\"", "300", "uint8"});
-  expect_error([&] {
-    parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: i32[1]; } consts { k: i32[1] @scalar(1.5); }
-      nodes { y = add(x, k); } outputs { y; } })", no_weights(), "s.webnn");
-  }, {"constant \"k\"", "1.5", "int32"});
+  expect_error(
+      [&] {
+        parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: u8[1]; } consts { k: u8[1] @scalar(300); }
+      nodes { y = add(x, k); } outputs { y; } })",
+                         no_weights(), "s.webnn");
+      },
+      {"s.webnn", "constant \"k\"", "300", "uint8"});
+  expect_error(
+      [&] {
+        parse_graph_text(R"(webnn_graph "s" v1 { inputs { x: i32[1]; } consts { k: i32[1] @scalar(1.5); }
+      nodes { y = add(x, k); } outputs { y; } })",
+                         no_weights(), "s.webnn");
+      },
+      {"constant \"k\"", "1.5", "int32"});
 }
 
 }  // namespace

@@ -70,11 +70,14 @@ TEST(FormatsText, SyntaxErrorsGiveLineAndColumn) {
   expect_error([&] { parse("webnn_graph \"g\" v1 { layers { } }"); }, {"g.webnn:1:22", "unknown block \"layers\""});
   expect_error([&] { parse("webnn_graph \"g\" v1 { } extra"); }, {"g.webnn:1:24", "after the end of the graph"});
   expect_error([&] { parse("webnn_graph \"g\" v1 { inputs { x: i4[2]; } }"); }, {"g.webnn:1:34", "i4", "4-bit"});
-  expect_error([&] { parse("webnn_graph \"g\" v1 { inputs { x: f64[2]; } }"); }, {"g.webnn:1:34", "unknown type \"f64\""});
-  expect_error([&] { parse("webnn_graph \"g\" v1 { inputs { x: f32[2, -1]; } }"); }, {"g.webnn:1:41", "expected a dimension"});
+  expect_error([&] { parse("webnn_graph \"g\" v1 { inputs { x: f64[2]; } }"); },
+               {"g.webnn:1:34", "unknown type \"f64\""});
+  expect_error([&] { parse("webnn_graph \"g\" v1 { inputs { x: f32[2, -1]; } }"); },
+               {"g.webnn:1:41", "expected a dimension"});
   expect_error([&] { parse("webnn_graph \"g\" v1 { consts { k: f32[1]; } }"); }, {"g.webnn:1:40", "initializer"});
   expect_error([&] { parse("webnn_graph \"g\" v1 { consts { k: f32[1] @zeros(); } }"); }, {"g.webnn:1:42", "@zeros"});
-  expect_error([&] { parse("webnn_graph \"g\" v1 { consts { k: u8[1] @bytes([256]); } }"); }, {"g.webnn:1:48", "[0, 255]"});
+  expect_error([&] { parse("webnn_graph \"g\" v1 { consts { k: u8[1] @bytes([256]); } }"); },
+               {"g.webnn:1:48", "[0, 255]"});
 }
 
 TEST(FormatsText, SemanticErrorsNameTheNodeAndPosition) {
@@ -82,11 +85,15 @@ TEST(FormatsText, SemanticErrorsNameTheNodeAndPosition) {
     return "webnn_graph \"g\" v1 {\n  inputs { x: f32[2, 3]; }\n  nodes {\n" + nodes + "\n  }\n  outputs { " + outputs +
            "; }\n}\n";
   };
-  expect_error([&] { parse(graph("    y = frobnicate(x);")); }, {"g.webnn:4:5", "node \"y\" (frobnicate)", "unknown op"});
-  expect_error([&] { parse(graph("    y = softmax(x, axes=1);")); }, {"g.webnn:4:5", "node \"y\"", "unknown option \"axes\""});
-  expect_error([&] { parse(graph("    y = softmax(x, axis=\"one\");")); }, {"g.webnn:4:5", "option \"axis\"", "must be an integer"});
+  expect_error([&] { parse(graph("    y = frobnicate(x);")); },
+               {"g.webnn:4:5", "node \"y\" (frobnicate)", "unknown op"});
+  expect_error([&] { parse(graph("    y = softmax(x, axes=1);")); },
+               {"g.webnn:4:5", "node \"y\"", "unknown option \"axes\""});
+  expect_error([&] { parse(graph("    y = softmax(x, axis=\"one\");")); },
+               {"g.webnn:4:5", "option \"axis\"", "must be an integer"});
   expect_error([&] { parse(graph("    y = softmax(x, axis=1, axis=0);")); }, {"g.webnn:4:28", "given twice"});
-  expect_error([&] { parse(graph("    y = add(x, w);")); }, {"g.webnn:4:5", "node \"y\" (add)", "undefined operand \"w\""});
+  expect_error([&] { parse(graph("    y = add(x, w);")); },
+               {"g.webnn:4:5", "node \"y\" (add)", "undefined operand \"w\""});
   expect_error([&] { parse(graph("    y = relu(x);\n    y = relu(x);")); }, {"g.webnn:5:5", "duplicate"});
   expect_error([&] { parse(graph("    y = relu(z);\n    z = relu(y);")); }, {"g.webnn:4:5", "node \"y\"", "cycle"});
   expect_error([&] { parse(graph("    y = relu(x);", "q")); }, {"g.webnn", "output \"q\"", "undefined operand \"q\""});

@@ -25,7 +25,8 @@ std::string manifest(const std::string& tensors) {
   return R"({"format": "wg-weights-manifest", "version": 1, "endianness": "little", "tensors": {)" + tensors + "}}";
 }
 
-const std::string kA = R"("a": {"dataType": "float32", "shape": [2, 2], "byteOffset": 8, "byteLength": 16, "layout": "row-major"})";
+const std::string kA =
+    R"("a": {"dataType": "float32", "shape": [2, 2], "byteOffset": 8, "byteLength": 16, "layout": "row-major"})";
 const std::string kB = R"("b": {"dataType": "float32", "shape": [4], "byteOffset": 24, "byteLength": 16})";
 
 std::span<const std::byte> as_bytes_view(const std::string& s) {
@@ -65,53 +66,79 @@ TEST(FormatsWeights, RejectsBadHeaders) {
   testing::write_file(dir.file("empty.weights"), "");
   testing::write_file(dir.file("m.json"), manifest(kA));
   expect_error([&] { WeightsFile::open(dir.file("empty.weights"), dir.file("m.json")); }, {"empty.weights", "empty"});
-  expect_error([&] { WeightsFile::open(dir.file("none.weights"), dir.file("m.json")); }, {"none.weights", "cannot open"});
+  expect_error([&] { WeightsFile::open(dir.file("none.weights"), dir.file("m.json")); },
+               {"none.weights", "cannot open"});
 }
 
 TEST(FormatsWeights, RejectsBadManifests) {
   const std::string w = weights_bytes();
   // offset + length beyond the 40-byte file.
-  expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [4], "byteOffset": 32, "byteLength": 16})"), w); },
-               {"tensor \"x\"", "byteOffset 32 + byteLength 16", "beyond the end", "40 bytes"});
+  expect_error(
+      [&] { from(manifest(R"("x": {"dataType": "float32", "shape": [4], "byteOffset": 32, "byteLength": 16})"), w); },
+      {"tensor \"x\"", "byteOffset 32 + byteLength 16", "beyond the end", "40 bytes"});
   // An offset so large that offset + length wraps around 64 bits.
   expect_error(
       [&] {
-        from(manifest(R"("x": {"dataType": "uint8", "shape": [16], "byteOffset": 18446744073709551610, "byteLength": 16})"), w);
+        from(manifest(
+                 R"("x": {"dataType": "uint8", "shape": [16], "byteOffset": 18446744073709551610, "byteLength": 16})"),
+             w);
       },
       {"tensor \"x\"", "beyond the end"});
   // byteLength disagrees with shape x type size.
-  expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [4], "byteOffset": 8, "byteLength": 12})"), w); },
-               {"tensor \"x\"", "byteLength 12", "float32[4]", "16 bytes"});
+  expect_error(
+      [&] { from(manifest(R"("x": {"dataType": "float32", "shape": [4], "byteOffset": 8, "byteLength": 12})"), w); },
+      {"tensor \"x\"", "byteLength 12", "float32[4]", "16 bytes"});
   // A shape whose byte length overflows.
   expect_error(
       [&] {
-        from(manifest(R"("x": {"dataType": "float32", "shape": [4294967295, 4294967295, 4294967295], "byteOffset": 8, "byteLength": 16})"),
-             w);
+        from(
+            manifest(
+                R"("x": {"dataType": "float32", "shape": [4294967295, 4294967295, 4294967295], "byteOffset": 8, "byteLength": 16})"),
+            w);
       },
       {"tensor \"x\"", "overflows"});
-  expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": 4, "byteLength": 4})"), w); },
-               {"tensor \"x\"", "header"});
-  expect_error([&] { from(manifest(R"("x": {"dataType": "int4", "shape": [2], "byteOffset": 8, "byteLength": 1})"), w); },
-               {"tensor \"x\"", "int4", "not supported"});
+  expect_error(
+      [&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": 4, "byteLength": 4})"), w); },
+      {"tensor \"x\"", "header"});
+  expect_error(
+      [&] { from(manifest(R"("x": {"dataType": "int4", "shape": [2], "byteOffset": 8, "byteLength": 1})"), w); },
+      {"tensor \"x\"", "int4", "not supported"});
   expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": 8})"), w); },
                {"tensor \"x\"", "missing \"byteLength\""});
-  expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": -8, "byteLength": 4})"), w); },
-               {"tensor \"x\"", "byteOffset must be a non-negative integer"});
-  expect_error([&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": 8, "byteLength": 4, "layout": "col-major"})"), w); },
-               {"tensor \"x\"", "layout"});
-  expect_error([&] { from(R"({"format": "wg-weights-manifest", "version": 2, "tensors": {}})", w); }, {"manifest", "version 2"});
+  expect_error(
+      [&] { from(manifest(R"("x": {"dataType": "float32", "shape": [1], "byteOffset": -8, "byteLength": 4})"), w); },
+      {"tensor \"x\"", "byteOffset must be a non-negative integer"});
+  expect_error(
+      [&] {
+        from(
+            manifest(
+                R"("x": {"dataType": "float32", "shape": [1], "byteOffset": 8, "byteLength": 4, "layout": "col-major"})"),
+            w);
+      },
+      {"tensor \"x\"", "layout"});
+  expect_error([&] { from(R"({"format": "wg-weights-manifest", "version": 2, "tensors": {}})", w); },
+               {"manifest", "version 2"});
   expect_error([&] { from(R"({"format": "other", "version": 1, "tensors": {}})", w); }, {"manifest", "format"});
-  expect_error([&] { from(R"({"format": "wg-weights-manifest", "version": 1, "endianness": "big", "tensors": {}})", w); },
-               {"endianness"});
-  expect_error([&] { from(R"({"format": "wg-weights-manifest", "version": 1, "tensors": {)", w); }, {"manifest", "invalid JSON"});
+  expect_error(
+      [&] { from(R"({"format": "wg-weights-manifest", "version": 1, "endianness": "big", "tensors": {}})", w); },
+      {"endianness"});
+  expect_error([&] { from(R"({"format": "wg-weights-manifest", "version": 1, "tensors": {)", w); },
+               {"manifest", "invalid JSON"});
   expect_error([&] { from(manifest(kA + "," + kA), w); }, {"duplicate key \"a\""});
 }
 
 TEST(FormatsWeights, LookupsCheckKeyAndDescriptor) {
   auto w = from(manifest(kA), weights_bytes());
-  expect_error([&] { w->get("nope", {DataType::kFloat32, {4}}, "constant \"c\""); }, {"constant \"c\"", "\"nope\"", "not in the manifest"});
-  expect_error([&] { w->get("a", {DataType::kFloat32, {4}}, "constant \"c\""); },
-               {"constant \"c\"", "float32[4]", "float32[2, 2]"});
+  expect_error(
+      [&] {
+        w->get("nope", {DataType::kFloat32, {4}}, "constant \"c\"");
+      },
+      {"constant \"c\"", "\"nope\"", "not in the manifest"});
+  expect_error(
+      [&] {
+        w->get("a", {DataType::kFloat32, {4}}, "constant \"c\"");
+      },
+      {"constant \"c\"", "float32[4]", "float32[2, 2]"});
 }
 
 TEST(FormatsWeights, MisalignedTensorsAreCopiedOnce) {

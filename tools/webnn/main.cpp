@@ -20,9 +20,7 @@ namespace {
 using namespace webnn;
 using Clock = std::chrono::steady_clock;
 
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
 struct CommonOptions {
   std::string backend;
@@ -49,8 +47,8 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
       throw_error(ErrorKind::kTypeError, "--input " + name + ": the graph has no input of that name");
     formats::NpyArray array = formats::read_npy(path);
     if (!(array.desc == it->second))
-      throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + name + " is " +
-                                             it->second.to_string());
+      throw_error(ErrorKind::kTypeError,
+                  path + ": holds " + array.desc.to_string() + " but input " + name + " is " + it->second.to_string());
     inputs[name] = HostTensor{array.desc, std::move(array.data)};
   }
   return inputs;
@@ -79,7 +77,8 @@ int cmd_info(const std::string& path, const CommonOptions& common, bool placemen
   auto ir = formats::load_graph(path);
   std::cout << "graph: " << (ir->name.empty() ? std::filesystem::path(path).stem().string() : ir->name) << "\n";
   std::cout << "inputs:\n";
-  for (const NamedOperand& in : ir->inputs) std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string() << "\n";
+  for (const NamedOperand& in : ir->inputs)
+    std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string() << "\n";
   std::cout << "outputs:\n";
   for (const NamedOperand& out : ir->outputs)
     std::cout << "  " << out.name << ": " << ir->desc(out.operand).to_string() << "\n";
@@ -114,8 +113,8 @@ int cmd_run(const std::string& path, const std::vector<std::string>& input_specs
   NamedHostTensors inputs = read_inputs(input_specs, graph);
   for (const auto& [name, desc] : graph.input_descriptors())
     if (!inputs.count(name))
-      throw_error(ErrorKind::kTypeError, "missing input " + name + " (" + desc.to_string() + "): pass --input " + name +
-                                             "=FILE.npy");
+      throw_error(ErrorKind::kTypeError,
+                  "missing input " + name + " (" + desc.to_string() + "): pass --input " + name + "=FILE.npy");
   NamedHostTensors outputs = context.compute(graph, inputs);
   std::filesystem::create_directories(out_dir);
   for (const auto& [name, t] : outputs) {
@@ -164,7 +163,8 @@ int cmd_convert(const std::string& path, const std::string& to, const std::strin
   auto ir = formats::load_graph(path);
   std::string ext = std::filesystem::path(out).extension().string();
   if ((to == "json" && ext != ".json") || (to == "webnn" && ext != ".webnn"))
-    throw_error(ErrorKind::kTypeError, "convert: --to " + to + " needs an output file ending in ." + to + ", got " + out);
+    throw_error(ErrorKind::kTypeError,
+                "convert: --to " + to + " needs an output file ending in ." + to + ", got " + out);
   formats::save_graph(*ir, out);
   std::cout << path << " -> " << out << "\n";
   return 0;
@@ -186,7 +186,9 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
   for (const auto& r : results) {
     Row& row = rows[r.op];
     switch (r.status) {
-      case conformance::CaseResult::Status::kPassed: ++row.passed, ++passed; break;
+      case conformance::CaseResult::Status::kPassed:
+        ++row.passed, ++passed;
+        break;
       case conformance::CaseResult::Status::kFailed:
         ++row.failed, ++failed;
         std::cout << "FAIL " << r.file << ": " << r.name << ": " << r.detail << "\n";
@@ -198,7 +200,8 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
     }
   }
   std::printf("%-24s %7s %7s %7s\n", "op", "passed", "failed", "skipped");
-  for (const auto& [op, row] : rows) std::printf("%-24s %7d %7d %7d\n", op.c_str(), row.passed, row.failed, row.skipped);
+  for (const auto& [op, row] : rows)
+    std::printf("%-24s %7d %7d %7d\n", op.c_str(), row.passed, row.failed, row.skipped);
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
   return failed ? 1 : 0;
 }
@@ -211,7 +214,8 @@ int main(int argc, char** argv) {
   CommonOptions common;
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("--backend", common.backend, "backend: reference (default: the best available)");
-    cmd->add_option("--threads", common.threads, "number of threads (default: every core)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--threads", common.threads, "number of threads (default: every core)")
+        ->check(CLI::NonNegativeNumber);
   };
 
   std::string graph_path, out_dir, to, out_path, filter;
