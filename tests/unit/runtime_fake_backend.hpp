@@ -151,4 +151,19 @@ std::optional<ErrorKind> error_of(Fn&& fn) {
   return std::nullopt;
 }
 
+inline const OperandDescriptor kDesc{DataType::kFloat32, {2, 2}};
+inline const MLTensorDescriptor kInOut{DataType::kFloat32, {2, 2}, true, true};
+
+// A context on the fake backend with a graph c = a + b + 1 and tensors for it.
+struct Fixture {
+  FakeBackend backend;
+  MLContext ctx = detail::create_context_with_backend(backend);
+  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLTensor a = ctx.create_tensor(kInOut);
+  MLTensor b = ctx.create_tensor(kInOut);
+  MLTensor c = ctx.create_tensor(kInOut);
+  void dispatch() { ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}}); }
+  std::vector<float> read(const MLTensor& t) { return to_floats(ctx.read_tensor(t).get()); }
+};
+
 }  // namespace webnn::testing

@@ -19,20 +19,9 @@ using testing::rejection_of;
 using testing::to_bytes;
 using testing::to_floats;
 
-const OperandDescriptor kDesc{DataType::kFloat32, {2, 2}};
-const MLTensorDescriptor kInOut{DataType::kFloat32, {2, 2}, true, true};
-
-// A context on the fake backend with a graph c = a + b + 1 and tensors for it.
-struct Fixture {
-  FakeBackend backend;
-  MLContext ctx = detail::create_context_with_backend(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
-  MLTensor a = ctx.create_tensor(kInOut);
-  MLTensor b = ctx.create_tensor(kInOut);
-  MLTensor c = ctx.create_tensor(kInOut);
-  void dispatch() { ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}}); }
-  std::vector<float> read(const MLTensor& t) { return to_floats(ctx.read_tensor(t).get()); }
-};
+using testing::Fixture;
+using testing::kDesc;
+using testing::kInOut;
 
 TEST(RuntimeTimeline, CreatedTensorIsZeroAndWriteThenReadRoundTrips) {
   Fixture f;

@@ -14,17 +14,9 @@ using testing::rejection_of;
 using testing::to_bytes;
 using testing::to_floats;
 
-const OperandDescriptor kDesc{DataType::kFloat32, {2, 2}};
-const MLTensorDescriptor kInOut{DataType::kFloat32, {2, 2}, true, true};
-
-struct Fixture {
-  FakeBackend backend;
-  MLContext ctx = detail::create_context_with_backend(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
-  MLTensor a = ctx.create_tensor(kInOut);
-  MLTensor b = ctx.create_tensor(kInOut);
-  MLTensor c = ctx.create_tensor(kInOut);
-};
+using testing::Fixture;
+using testing::kDesc;
+using testing::kInOut;
 
 // The message of the webnn::Error `fn` throws.
 template <class Fn>
