@@ -13,20 +13,6 @@ namespace {
 Tolerance ulp(double n) { return {Tolerance::Kind::kUlp, n}; }
 Tolerance atol(double v) { return {Tolerance::Kind::kAtol, v}; }
 
-// Height and width of a conv2d filter according to its layout.
-std::pair<uint32_t, uint32_t> filter_hw(const Shape& s, Conv2dFilterLayout layout) {
-  switch (layout) {
-    case Conv2dFilterLayout::kOihw:
-      return {s[2], s[3]};
-    case Conv2dFilterLayout::kHwio:
-      return {s[0], s[1]};
-    case Conv2dFilterLayout::kOhwi:
-    case Conv2dFilterLayout::kIhwo:
-      return {s[1], s[2]};
-  }
-  return {1, 1};
-}
-
 uint64_t reduced_count(const Shape& input, const OptionalDims& axes) {
   uint64_t n = 1;
   if (!axes) {
@@ -83,9 +69,8 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
     case OpKind::kConv2d: {
       const auto& a = std::get<Conv2dAttrs>(op.attrs);
       const Shape& in = in_shape(0);
-      uint32_t channels = a.input_layout == InputLayout::kNchw ? in[1] : in[3];
-      auto [fh, fw] = filter_hw(in_shape(1), a.filter_layout);
-      return ulp(2.0 * fh * fw * (channels / a.groups));
+      const FilterDims f = filter_dims(in_shape(1), a.filter_layout);
+      return ulp(2.0 * f.height * f.width * (image_dims(in, a.input_layout).channels / a.groups));
     }
     case OpKind::kMatmul:
       return ulp(2.0 * in_shape(0).back());
@@ -101,9 +86,9 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
     case OpKind::kAveragePool2d: {
       const auto& a = std::get<Pool2dAttrs>(op.attrs);
       const Shape& in = in_shape(0);
-      double window = a.window_dimensions              ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
-                      : a.layout == InputLayout::kNchw ? double(in[2]) * in[3]
-                                                       : double(in[1]) * in[2];
+      const ImageDims dims = image_dims(in, a.layout);
+      double window = a.window_dimensions ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
+                                          : double(dims.height) * dims.width;
       return ulp(window + 2);
     }
     case OpKind::kSoftmax:

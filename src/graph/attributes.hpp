@@ -71,6 +71,32 @@ std::optional<E> parse_enum(std::string_view name) {
   return std::nullopt;
 }
 
+// The logical dimensions of a 4-D input (or output) tensor in `layout`. The shape must have rank 4.
+struct ImageDims {
+  uint32_t batches, channels, height, width;
+};
+inline ImageDims image_dims(const std::vector<uint32_t>& s, InputLayout layout) {
+  return layout == InputLayout::kNchw ? ImageDims{s[0], s[1], s[2], s[3]} : ImageDims{s[0], s[3], s[1], s[2]};
+}
+
+// The logical dimensions of a 4-D conv2d filter in `layout` (spec: MLConv2dFilterOperandLayout).
+struct FilterDims {
+  uint32_t output_channels, input_channels, height, width;
+};
+inline FilterDims filter_dims(const std::vector<uint32_t>& f, Conv2dFilterLayout layout) {
+  switch (layout) {
+    case Conv2dFilterLayout::kOihw:
+      return {f[0], f[1], f[2], f[3]};
+    case Conv2dFilterLayout::kHwio:
+      return {f[3], f[2], f[0], f[1]};
+    case Conv2dFilterLayout::kOhwi:
+      return {f[0], f[3], f[1], f[2]};
+    case Conv2dFilterLayout::kIhwo:
+      return {f[3], f[0], f[1], f[2]};
+  }
+  return {f[0], f[1], f[2], f[3]};
+}
+
 // split()'s `splits`: a number of equal parts, or the list of part sizes.
 using SplitSpec = std::variant<uint32_t, std::vector<uint32_t>>;
 

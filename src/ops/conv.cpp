@@ -25,32 +25,9 @@ OperandDescriptor infer_conv2d(const Graph& graph, const Operation& op) {
   check_option_list(op, "dilations", dilations, 2, true);
   type_error_if(attrs.groups == 0, who + ": groups must not be 0");
 
-  const Shape& in = input.shape;
-  uint32_t batches = in[0], input_channels = 0, input_height = 0, input_width = 0;
-  switch (attrs.input_layout) {
-    case InputLayout::kNchw:
-      input_channels = in[1], input_height = in[2], input_width = in[3];
-      break;
-    case InputLayout::kNhwc:
-      input_height = in[1], input_width = in[2], input_channels = in[3];
-      break;
-  }
-  const Shape& f = filter.shape;
-  uint32_t output_channels = 0, filter_input_channels = 0, filter_height = 0, filter_width = 0;
-  switch (attrs.filter_layout) {
-    case Conv2dFilterLayout::kOihw:
-      output_channels = f[0], filter_input_channels = f[1], filter_height = f[2], filter_width = f[3];
-      break;
-    case Conv2dFilterLayout::kHwio:
-      filter_height = f[0], filter_width = f[1], filter_input_channels = f[2], output_channels = f[3];
-      break;
-    case Conv2dFilterLayout::kOhwi:
-      output_channels = f[0], filter_height = f[1], filter_width = f[2], filter_input_channels = f[3];
-      break;
-    case Conv2dFilterLayout::kIhwo:
-      filter_input_channels = f[0], filter_height = f[1], filter_width = f[2], output_channels = f[3];
-      break;
-  }
+  const auto [batches, input_channels, input_height, input_width] = image_dims(input.shape, attrs.input_layout);
+  const auto [output_channels, filter_input_channels, filter_height, filter_width] =
+      filter_dims(filter.shape, attrs.filter_layout);
   const std::string groups = std::to_string(attrs.groups);
   type_error_if(input_channels % attrs.groups != 0, who + ": input channels (" + std::to_string(input_channels) +
                                                         ") must be divisible by groups (" + groups + ")");

@@ -22,16 +22,7 @@ OperandDescriptor infer_pool2d(const Graph& graph, const Operation& op) {
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
 
-  const Shape& in = input.shape;
-  uint32_t batches = in[0], channels = 0, input_height = 0, input_width = 0;
-  switch (attrs.layout) {
-    case InputLayout::kNchw:
-      channels = in[1], input_height = in[2], input_width = in[3];
-      break;
-    case InputLayout::kNhwc:
-      input_height = in[1], input_width = in[2], channels = in[3];
-      break;
-  }
+  const auto [batches, channels, input_height, input_width] = image_dims(input.shape, attrs.layout);
   const std::vector<uint32_t> window = dims_or(attrs.window_dimensions, {input_height, input_width});
   check_option_list(op, "windowDimensions", window, 2, true);
   const std::vector<uint32_t> padding = dims_or(attrs.padding, {0, 0, 0, 0});

@@ -167,27 +167,12 @@ Kernel conv2d_kernel(const Graph& graph, const Operation& op) {
   const bool nhwc = attrs.input_layout == InputLayout::kNhwc;
 
   ConvGeometry g{};
-  g.batches = is[0];
-  g.in_c = nhwc ? is[3] : is[1];
-  g.in_h = nhwc ? is[1] : is[2];
-  g.in_w = nhwc ? is[2] : is[3];
-  g.out_c = nhwc ? os[3] : os[1];
-  g.out_h = nhwc ? os[1] : os[2];
-  g.out_w = nhwc ? os[2] : os[3];
-  switch (attrs.filter_layout) {
-    case Conv2dFilterLayout::kOihw:
-      g.k_h = fs[2], g.k_w = fs[3];
-      break;
-    case Conv2dFilterLayout::kHwio:
-      g.k_h = fs[0], g.k_w = fs[1];
-      break;
-    case Conv2dFilterLayout::kOhwi:
-      g.k_h = fs[1], g.k_w = fs[2];
-      break;
-    case Conv2dFilterLayout::kIhwo:
-      g.k_h = fs[1], g.k_w = fs[2];
-      break;
-  }
+  const ImageDims in = image_dims(is, attrs.input_layout), out = image_dims(os, attrs.input_layout);
+  const FilterDims filter = filter_dims(fs, attrs.filter_layout);
+  g.batches = in.batches;
+  g.in_c = in.channels, g.in_h = in.height, g.in_w = in.width;
+  g.out_c = out.channels, g.out_h = out.height, g.out_w = out.width;
+  g.k_h = filter.height, g.k_w = filter.width;
   g.groups = attrs.groups;
   // Spec defaults: padding 0s, strides 1s, dilations 1s.
   const std::vector<uint32_t> padding = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});

@@ -31,13 +31,12 @@ PoolGeometry pool_geometry(const Graph& graph, const Operation& op) {
   const Shape& is = graph.desc(op.inputs.at(0)).shape;
   const Shape& os = graph.desc(op.outputs.at(0)).shape;
   const bool nhwc = attrs.layout == InputLayout::kNhwc;
+  const ImageDims in = image_dims(is, attrs.layout), out = image_dims(os, attrs.layout);
   PoolGeometry g{};
-  g.batches = is[0];
-  g.channels = nhwc ? is[3] : is[1];
-  g.in_h = nhwc ? is[1] : is[2];
-  g.in_w = nhwc ? is[2] : is[3];
-  g.out_h = nhwc ? os[1] : os[2];
-  g.out_w = nhwc ? os[2] : os[3];
+  g.batches = in.batches;
+  g.channels = in.channels;
+  g.in_h = in.height, g.in_w = in.width;
+  g.out_h = out.height, g.out_w = out.width;
   // Spec defaults: the window is the whole spatial input; padding 0s; strides and dilations 1s.
   // Padding is kept when outputSizes is given, although one sentence of the spec's steps zeroes
   // it: src/ops/pool.cpp infers shapes that way, as WPT expects (see the note there).
