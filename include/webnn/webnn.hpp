@@ -264,6 +264,111 @@ struct MLSplitOptions : MLOperatorOptions {
 struct MLSliceOptions : MLOperatorOptions {
   std::optional<std::vector<uint32_t>> strides;
 };
+struct MLEluOptions : MLOperatorOptions {
+  double alpha = 1.0;
+};
+struct MLHardSigmoidOptions : MLOperatorOptions {
+  double alpha = 0.2;
+  double beta = 0.5;
+};
+struct MLLeakyReluOptions : MLOperatorOptions {
+  double alpha = 0.01;
+};
+struct MLLinearOptions : MLOperatorOptions {
+  double alpha = 1.0;
+  double beta = 0.0;
+};
+struct MLArgMinMaxOptions : MLOperatorOptions {
+  bool keep_dimensions = false;
+  DataType output_data_type = DataType::kInt32;
+};
+struct MLCumulativeSumOptions : MLOperatorOptions {
+  bool exclusive = false;
+  bool reversed = false;
+};
+struct MLBatchNormalizationOptions : MLOperatorOptions {
+  std::optional<MLOperand> scale;
+  std::optional<MLOperand> bias;
+  uint32_t axis = 1;
+  double epsilon = 1e-5;
+};
+struct MLInstanceNormalizationOptions : MLOperatorOptions {
+  std::optional<MLOperand> scale;
+  std::optional<MLOperand> bias;
+  double epsilon = 1e-5;
+  std::string layout = "nchw";
+};
+struct MLConvTranspose2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> padding;
+  std::optional<std::vector<uint32_t>> strides;
+  std::optional<std::vector<uint32_t>> dilations;
+  std::optional<std::vector<uint32_t>> output_padding;
+  std::optional<std::vector<uint32_t>> output_sizes;
+  uint32_t groups = 1;
+  std::string input_layout = "nchw";
+  std::string filter_layout = "iohw";
+  std::optional<MLOperand> bias;
+};
+struct MLResample2dOptions : MLOperatorOptions {
+  std::string mode = "nearest-neighbor";
+  std::optional<std::vector<float>> scales;
+  std::optional<std::vector<uint32_t>> sizes;
+  std::optional<std::vector<uint32_t>> axes;
+};
+struct MLPadOptions : MLOperatorOptions {
+  std::string mode = "constant";
+  Number value = 0.0;
+};
+struct MLReverseOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> axes;
+};
+struct MLTriangularOptions : MLOperatorOptions {
+  bool upper = true;
+  int32_t diagonal = 0;
+};
+struct MLGatherOptions : MLOperatorOptions {
+  uint32_t axis = 0;
+};
+struct MLScatterOptions : MLOperatorOptions {
+  uint32_t axis = 0;
+};
+// Recurrent options: direction "forward" | "backward" | "both"; activations from "relu",
+// "sigmoid", "tanh" (absent: the op's default list).
+struct MLGruOptions : MLOperatorOptions {
+  std::optional<MLOperand> bias;
+  std::optional<MLOperand> recurrent_bias;
+  std::optional<MLOperand> initial_hidden_state;
+  bool reset_after = true;
+  bool return_sequence = false;
+  std::string direction = "forward";
+  std::string layout = "zrn";
+  std::optional<std::vector<std::string>> activations;
+};
+struct MLGruCellOptions : MLOperatorOptions {
+  std::optional<MLOperand> bias;
+  std::optional<MLOperand> recurrent_bias;
+  bool reset_after = true;
+  std::string layout = "zrn";
+  std::optional<std::vector<std::string>> activations;
+};
+struct MLLstmOptions : MLOperatorOptions {
+  std::optional<MLOperand> bias;
+  std::optional<MLOperand> recurrent_bias;
+  std::optional<MLOperand> peephole_weight;
+  std::optional<MLOperand> initial_hidden_state;
+  std::optional<MLOperand> initial_cell_state;
+  bool return_sequence = false;
+  std::string direction = "forward";
+  std::string layout = "iofg";
+  std::optional<std::vector<std::string>> activations;
+};
+struct MLLstmCellOptions : MLOperatorOptions {
+  std::optional<MLOperand> bias;
+  std::optional<MLOperand> recurrent_bias;
+  std::optional<MLOperand> peephole_weight;
+  std::string layout = "iofg";
+  std::optional<std::vector<std::string>> activations;
+};
 
 // ---- MLGraphBuilder ----
 // Every method validates as the spec's algorithm says and throws webnn::Error (TypeError unless
@@ -321,6 +426,99 @@ class MLGraphBuilder {
                                const MLSplitOptions& options = {});
   MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts, const std::vector<uint32_t>& sizes,
                   const MLSliceOptions& options = {});
+
+  // Element-wise unary
+  MLOperand abs(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand ceil(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand cos(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand floor(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand identity(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand log(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand neg(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand reciprocal(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand round_even(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sin(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sign(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand tan(const MLOperand& input, const MLOperatorOptions& options = {});
+  // Activations
+  MLOperand elu(const MLOperand& input, const MLEluOptions& options = {});
+  MLOperand hard_sigmoid(const MLOperand& input, const MLHardSigmoidOptions& options = {});
+  MLOperand hard_swish(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand leaky_relu(const MLOperand& input, const MLLeakyReluOptions& options = {});
+  MLOperand linear(const MLOperand& input, const MLLinearOptions& options = {});
+  MLOperand prelu(const MLOperand& input, const MLOperand& slope, const MLOperatorOptions& options = {});
+  MLOperand softplus(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand softsign(const MLOperand& input, const MLOperatorOptions& options = {});
+  // Comparison, logical and selection
+  MLOperand equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand not_equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand greater(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand greater_or_equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand lesser(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand lesser_or_equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logical_not(const MLOperand& a, const MLOperatorOptions& options = {});
+  MLOperand logical_and(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logical_or(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand logical_xor(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand is_nan(const MLOperand& a, const MLOperatorOptions& options = {});
+  MLOperand is_infinite(const MLOperand& a, const MLOperatorOptions& options = {});
+  MLOperand where(const MLOperand& condition, const MLOperand& true_value, const MLOperand& false_value,
+                  const MLOperatorOptions& options = {});
+  // Convolution, pooling and resampling
+  MLOperand conv_transpose2d(const MLOperand& input, const MLOperand& filter,
+                             const MLConvTranspose2dOptions& options = {});
+  MLOperand l2_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand resample2d(const MLOperand& input, const MLResample2dOptions& options = {});
+  // Normalization
+  MLOperand batch_normalization(const MLOperand& input, const MLOperand& mean, const MLOperand& variance,
+                                const MLBatchNormalizationOptions& options = {});
+  MLOperand instance_normalization(const MLOperand& input, const MLInstanceNormalizationOptions& options = {});
+  // Reduction, arg-reduction and scan
+  MLOperand reduce_l1(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_l2(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_log_sum(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_log_sum_exp(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_max(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_min(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_product(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_sum(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_sum_square(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand arg_max(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
+  MLOperand arg_min(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
+  MLOperand cumulative_sum(const MLOperand& input, uint32_t axis, const MLCumulativeSumOptions& options = {});
+  // Shape and data movement
+  MLOperand expand(const MLOperand& input, const std::vector<uint32_t>& new_shape,
+                   const MLOperatorOptions& options = {});
+  MLOperand pad(const MLOperand& input, const std::vector<uint32_t>& beginning_padding,
+                const std::vector<uint32_t>& ending_padding, const MLPadOptions& options = {});
+  MLOperand reverse(const MLOperand& input, const MLReverseOptions& options = {});
+  MLOperand tile(const MLOperand& input, const std::vector<uint32_t>& repetitions,
+                 const MLOperatorOptions& options = {});
+  MLOperand triangular(const MLOperand& input, const MLTriangularOptions& options = {});
+  // Gather and scatter
+  MLOperand gather(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
+  MLOperand gather_elements(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
+  MLOperand gather_nd(const MLOperand& input, const MLOperand& indices, const MLOperatorOptions& options = {});
+  MLOperand scatter_elements(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                             const MLScatterOptions& options = {});
+  MLOperand scatter_nd(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                       const MLOperatorOptions& options = {});
+  // Recurrent networks: gru returns [output, outputSequence if returnSequence], lstm
+  // [output, cellState, outputSequence if returnSequence], lstmCell [output, cellState].
+  std::vector<MLOperand> gru(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
+                             uint32_t steps, uint32_t hidden_size, const MLGruOptions& options = {});
+  MLOperand gru_cell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
+                     const MLOperand& hidden_state, uint32_t hidden_size, const MLGruCellOptions& options = {});
+  std::vector<MLOperand> lstm(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
+                              uint32_t steps, uint32_t hidden_size, const MLLstmOptions& options = {});
+  std::vector<MLOperand> lstm_cell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
+                                   const MLOperand& hidden_state, const MLOperand& cell_state, uint32_t hidden_size,
+                                   const MLLstmCellOptions& options = {});
+  // Quantization
+  MLOperand quantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
+                            const MLOperatorOptions& options = {});
+  MLOperand dequantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
+                              const MLOperatorOptions& options = {});
 
   // The IR builder underneath (for bindings that add operations generically by op name).
   GraphBuilder& ir_builder();

@@ -83,6 +83,39 @@ MLOperand unary(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const cha
   });
 }
 
+// A positional operand argument and its name in the spec's signature.
+struct Arg {
+  const MLOperand& operand;
+  const char* name;
+};
+
+// The general op method: positional operands `args` in the spec's order, then `attrs()` builds the
+// attributes (under the builder lock, so it may resolve operand-valued options).
+template <class MakeAttrs>
+std::vector<MLOperand> make_op(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const std::string& label,
+                               std::initializer_list<Arg> args, MakeAttrs&& attrs) {
+  const char* method = op_name(kind).data();  // the op table's names are string literals
+  return add_operation(impl, kind, method, label, [&](std::vector<OperandId>& inputs) -> Attributes {
+    for (const Arg& a : args) inputs.push_back(operand_id(impl, a.operand, method, a.name));
+    return attrs();
+  });
+}
+
+template <class MakeAttrs>
+MLOperand make_single(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const std::string& label,
+                      std::initializer_list<Arg> args, MakeAttrs&& attrs) {
+  return make_op(impl, kind, label, args, std::forward<MakeAttrs>(attrs)).at(0);
+}
+
+Attributes no_attrs() { return NoAttrs{}; }
+
+OptionalActivations activations_option(const std::optional<std::vector<std::string>>& names, const char* method) {
+  if (!names) return std::nullopt;
+  std::vector<RecurrentActivation> out;
+  for (const std::string& n : *names) out.push_back(parse_option<RecurrentActivation>(n, method, "activations"));
+  return out;
+}
+
 Pool2dAttrs pool_attrs(const MLPool2dOptions& options, const char* method) {
   Pool2dAttrs attrs;
   attrs.window_dimensions = options.window_dimensions;
@@ -394,6 +427,315 @@ MLOperand MLGraphBuilder::slice(const MLOperand& input, const std::vector<uint32
     inputs = {operand_id(impl_, input, "slice", "input")};
     return SliceAttrs{starts, sizes, options.strides};
   });
+}
+
+// ---- Element-wise unary ----
+#define WEBNN_UNARY(method, Kind, arg)                                               \
+  MLOperand MLGraphBuilder::method(const MLOperand& x, const MLOperatorOptions& o) { \
+    return make_single(impl_, OpKind::k##Kind, o.label, {{x, arg}}, no_attrs);       \
+  }
+WEBNN_UNARY(abs, Abs, "input")
+WEBNN_UNARY(ceil, Ceil, "input")
+WEBNN_UNARY(cos, Cos, "input")
+WEBNN_UNARY(floor, Floor, "input")
+WEBNN_UNARY(identity, Identity, "input")
+WEBNN_UNARY(log, Log, "input")
+WEBNN_UNARY(neg, Neg, "input")
+WEBNN_UNARY(reciprocal, Reciprocal, "input")
+WEBNN_UNARY(round_even, RoundEven, "input")
+WEBNN_UNARY(sin, Sin, "input")
+WEBNN_UNARY(sign, Sign, "input")
+WEBNN_UNARY(tan, Tan, "input")
+WEBNN_UNARY(hard_swish, HardSwish, "input")
+WEBNN_UNARY(softplus, Softplus, "input")
+WEBNN_UNARY(softsign, Softsign, "input")
+WEBNN_UNARY(logical_not, LogicalNot, "a")
+WEBNN_UNARY(is_nan, IsNaN, "a")
+WEBNN_UNARY(is_infinite, IsInfinite, "a")
+#undef WEBNN_UNARY
+
+// ---- Comparison and logical binary ----
+#define WEBNN_BINARY(method, Kind)                                                                       \
+  MLOperand MLGraphBuilder::method(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& o) { \
+    return make_single(impl_, OpKind::k##Kind, o.label, {{a, "a"}, {b, "b"}}, no_attrs);                 \
+  }
+WEBNN_BINARY(equal, Equal)
+WEBNN_BINARY(not_equal, NotEqual)
+WEBNN_BINARY(greater, Greater)
+WEBNN_BINARY(greater_or_equal, GreaterOrEqual)
+WEBNN_BINARY(lesser, Lesser)
+WEBNN_BINARY(lesser_or_equal, LesserOrEqual)
+WEBNN_BINARY(logical_and, LogicalAnd)
+WEBNN_BINARY(logical_or, LogicalOr)
+WEBNN_BINARY(logical_xor, LogicalXor)
+#undef WEBNN_BINARY
+
+// spec: #api-mlgraphbuilder-where
+MLOperand MLGraphBuilder::where(const MLOperand& condition, const MLOperand& true_value, const MLOperand& false_value,
+                                const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kWhere, o.label,
+                     {{condition, "condition"}, {true_value, "trueValue"}, {false_value, "falseValue"}}, no_attrs);
+}
+
+// ---- Activations with options ----
+MLOperand MLGraphBuilder::elu(const MLOperand& x, const MLEluOptions& o) {
+  return make_single(impl_, OpKind::kElu, o.label, {{x, "input"}}, [&]() -> Attributes { return EluAttrs{o.alpha}; });
+}
+MLOperand MLGraphBuilder::hard_sigmoid(const MLOperand& x, const MLHardSigmoidOptions& o) {
+  return make_single(impl_, OpKind::kHardSigmoid, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return HardSigmoidAttrs{o.alpha, o.beta};
+  });
+}
+MLOperand MLGraphBuilder::leaky_relu(const MLOperand& x, const MLLeakyReluOptions& o) {
+  return make_single(impl_, OpKind::kLeakyRelu, o.label, {{x, "input"}},
+                     [&]() -> Attributes { return LeakyReluAttrs{o.alpha}; });
+}
+MLOperand MLGraphBuilder::linear(const MLOperand& x, const MLLinearOptions& o) {
+  return make_single(impl_, OpKind::kLinear, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return LinearAttrs{o.alpha, o.beta};
+  });
+}
+MLOperand MLGraphBuilder::prelu(const MLOperand& x, const MLOperand& slope, const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kPrelu, o.label, {{x, "input"}, {slope, "slope"}}, no_attrs);
+}
+
+// ---- Convolution, pooling and resampling ----
+
+// spec: #api-mlgraphbuilder-convtranspose2d
+MLOperand MLGraphBuilder::conv_transpose2d(const MLOperand& input, const MLOperand& filter,
+                                           const MLConvTranspose2dOptions& o) {
+  return make_single(
+      impl_, OpKind::kConvTranspose2d, o.label, {{input, "input"}, {filter, "filter"}}, [&]() -> Attributes {
+        ConvTranspose2dAttrs a;
+        a.padding = o.padding;
+        a.strides = o.strides;
+        a.dilations = o.dilations;
+        a.output_padding = o.output_padding;
+        a.output_sizes = o.output_sizes;
+        a.groups = o.groups;
+        a.input_layout = parse_option<InputLayout>(o.input_layout, "convTranspose2d", "inputLayout");
+        a.filter_layout = parse_option<ConvTranspose2dFilterLayout>(o.filter_layout, "convTranspose2d", "filterLayout");
+        a.bias = optional_ref(impl_, o.bias, "convTranspose2d", "bias");
+        return a;
+      });
+}
+
+// spec: #api-mlgraphbuilder-pool2d-l2
+MLOperand MLGraphBuilder::l2_pool2d(const MLOperand& input, const MLPool2dOptions& o) {
+  return make_single(impl_, OpKind::kL2Pool2d, o.label, {{input, "input"}},
+                     [&]() -> Attributes { return pool_attrs(o, "l2Pool2d"); });
+}
+
+// spec: #api-mlgraphbuilder-resample2d-method
+MLOperand MLGraphBuilder::resample2d(const MLOperand& input, const MLResample2dOptions& o) {
+  return make_single(impl_, OpKind::kResample2d, o.label, {{input, "input"}}, [&]() -> Attributes {
+    return Resample2dAttrs{parse_option<InterpolationMode>(o.mode, "resample2d", "mode"), o.scales, o.sizes, o.axes};
+  });
+}
+
+// ---- Normalization ----
+
+// spec: #api-mlgraphbuilder-batchnorm
+MLOperand MLGraphBuilder::batch_normalization(const MLOperand& input, const MLOperand& mean, const MLOperand& variance,
+                                              const MLBatchNormalizationOptions& o) {
+  return make_single(impl_, OpKind::kBatchNormalization, o.label,
+                     {{input, "input"}, {mean, "mean"}, {variance, "variance"}}, [&]() -> Attributes {
+                       return BatchNormalizationAttrs{optional_ref(impl_, o.scale, "batchNormalization", "scale"),
+                                                      optional_ref(impl_, o.bias, "batchNormalization", "bias"), o.axis,
+                                                      o.epsilon};
+                     });
+}
+
+// spec: #api-mlgraphbuilder-instancenorm
+MLOperand MLGraphBuilder::instance_normalization(const MLOperand& input, const MLInstanceNormalizationOptions& o) {
+  return make_single(impl_, OpKind::kInstanceNormalization, o.label, {{input, "input"}}, [&]() -> Attributes {
+    return InstanceNormalizationAttrs{optional_ref(impl_, o.scale, "instanceNormalization", "scale"),
+                                      optional_ref(impl_, o.bias, "instanceNormalization", "bias"), o.epsilon,
+                                      parse_option<InputLayout>(o.layout, "instanceNormalization", "layout")};
+  });
+}
+
+// ---- Reduction, arg-reduction and scan ----
+#define WEBNN_REDUCE(method, Kind)                                                            \
+  MLOperand MLGraphBuilder::method(const MLOperand& x, const MLReduceOptions& o) {            \
+    return make_single(impl_, OpKind::k##Kind, o.label, {{x, "input"}}, [&]() -> Attributes { \
+      return ReduceAttrs{o.axes, o.keep_dimensions};                                          \
+    });                                                                                       \
+  }
+WEBNN_REDUCE(reduce_l1, ReduceL1)
+WEBNN_REDUCE(reduce_l2, ReduceL2)
+WEBNN_REDUCE(reduce_log_sum, ReduceLogSum)
+WEBNN_REDUCE(reduce_log_sum_exp, ReduceLogSumExp)
+WEBNN_REDUCE(reduce_max, ReduceMax)
+WEBNN_REDUCE(reduce_min, ReduceMin)
+WEBNN_REDUCE(reduce_product, ReduceProduct)
+WEBNN_REDUCE(reduce_sum, ReduceSum)
+WEBNN_REDUCE(reduce_sum_square, ReduceSumSquare)
+#undef WEBNN_REDUCE
+
+MLOperand MLGraphBuilder::arg_max(const MLOperand& x, uint32_t axis, const MLArgMinMaxOptions& o) {
+  return make_single(impl_, OpKind::kArgMax, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return ArgMinMaxAttrs{axis, o.keep_dimensions, o.output_data_type};
+  });
+}
+MLOperand MLGraphBuilder::arg_min(const MLOperand& x, uint32_t axis, const MLArgMinMaxOptions& o) {
+  return make_single(impl_, OpKind::kArgMin, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return ArgMinMaxAttrs{axis, o.keep_dimensions, o.output_data_type};
+  });
+}
+MLOperand MLGraphBuilder::cumulative_sum(const MLOperand& x, uint32_t axis, const MLCumulativeSumOptions& o) {
+  return make_single(impl_, OpKind::kCumulativeSum, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return CumulativeSumAttrs{axis, o.exclusive, o.reversed};
+  });
+}
+
+// ---- Shape and data movement ----
+MLOperand MLGraphBuilder::expand(const MLOperand& x, const std::vector<uint32_t>& new_shape,
+                                 const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kExpand, o.label, {{x, "input"}},
+                     [&]() -> Attributes { return ExpandAttrs{new_shape}; });
+}
+MLOperand MLGraphBuilder::pad(const MLOperand& x, const std::vector<uint32_t>& beginning_padding,
+                              const std::vector<uint32_t>& ending_padding, const MLPadOptions& o) {
+  return make_single(impl_, OpKind::kPad, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return PadAttrs{beginning_padding, ending_padding, parse_option<PaddingMode>(o.mode, "pad", "mode"), o.value};
+  });
+}
+MLOperand MLGraphBuilder::reverse(const MLOperand& x, const MLReverseOptions& o) {
+  return make_single(impl_, OpKind::kReverse, o.label, {{x, "input"}},
+                     [&]() -> Attributes { return ReverseAttrs{o.axes}; });
+}
+MLOperand MLGraphBuilder::tile(const MLOperand& x, const std::vector<uint32_t>& repetitions,
+                               const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kTile, o.label, {{x, "input"}},
+                     [&]() -> Attributes { return TileAttrs{repetitions}; });
+}
+MLOperand MLGraphBuilder::triangular(const MLOperand& x, const MLTriangularOptions& o) {
+  return make_single(impl_, OpKind::kTriangular, o.label, {{x, "input"}}, [&]() -> Attributes {
+    return TriangularAttrs{o.upper, o.diagonal};
+  });
+}
+
+// ---- Gather and scatter ----
+MLOperand MLGraphBuilder::gather(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& o) {
+  return make_single(impl_, OpKind::kGather, o.label, {{input, "input"}, {indices, "indices"}},
+                     [&]() -> Attributes { return GatherAttrs{o.axis}; });
+}
+MLOperand MLGraphBuilder::gather_elements(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& o) {
+  return make_single(impl_, OpKind::kGatherElements, o.label, {{input, "input"}, {indices, "indices"}},
+                     [&]() -> Attributes { return GatherAttrs{o.axis}; });
+}
+MLOperand MLGraphBuilder::gather_nd(const MLOperand& input, const MLOperand& indices, const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kGatherNd, o.label, {{input, "input"}, {indices, "indices"}}, no_attrs);
+}
+MLOperand MLGraphBuilder::scatter_elements(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                                           const MLScatterOptions& o) {
+  return make_single(impl_, OpKind::kScatterElements, o.label,
+                     {{input, "input"}, {indices, "indices"}, {updates, "updates"}},
+                     [&]() -> Attributes { return ScatterAttrs{o.axis}; });
+}
+MLOperand MLGraphBuilder::scatter_nd(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
+                                     const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kScatterNd, o.label, {{input, "input"}, {indices, "indices"}, {updates, "updates"}},
+                     no_attrs);
+}
+
+// ---- Recurrent networks ----
+
+// spec: #api-mlgraphbuilder-gru
+std::vector<MLOperand> MLGraphBuilder::gru(const MLOperand& input, const MLOperand& weight,
+                                           const MLOperand& recurrent_weight, uint32_t steps, uint32_t hidden_size,
+                                           const MLGruOptions& o) {
+  return make_op(impl_, OpKind::kGru, o.label,
+                 {{input, "input"}, {weight, "weight"}, {recurrent_weight, "recurrentWeight"}}, [&]() -> Attributes {
+                   GruAttrs a;
+                   a.steps = steps;
+                   a.hidden_size = hidden_size;
+                   a.bias = optional_ref(impl_, o.bias, "gru", "bias");
+                   a.recurrent_bias = optional_ref(impl_, o.recurrent_bias, "gru", "recurrentBias");
+                   a.initial_hidden_state = optional_ref(impl_, o.initial_hidden_state, "gru", "initialHiddenState");
+                   a.reset_after = o.reset_after;
+                   a.return_sequence = o.return_sequence;
+                   a.direction = parse_option<RecurrentDirection>(o.direction, "gru", "direction");
+                   a.layout = parse_option<GruWeightLayout>(o.layout, "gru", "layout");
+                   a.activations = activations_option(o.activations, "gru");
+                   return a;
+                 });
+}
+
+// spec: #api-mlgraphbuilder-grucell
+MLOperand MLGraphBuilder::gru_cell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
+                                   const MLOperand& hidden_state, uint32_t hidden_size, const MLGruCellOptions& o) {
+  return make_single(
+      impl_, OpKind::kGruCell, o.label,
+      {{input, "input"}, {weight, "weight"}, {recurrent_weight, "recurrentWeight"}, {hidden_state, "hiddenState"}},
+      [&]() -> Attributes {
+        GruCellAttrs a;
+        a.hidden_size = hidden_size;
+        a.bias = optional_ref(impl_, o.bias, "gruCell", "bias");
+        a.recurrent_bias = optional_ref(impl_, o.recurrent_bias, "gruCell", "recurrentBias");
+        a.reset_after = o.reset_after;
+        a.layout = parse_option<GruWeightLayout>(o.layout, "gruCell", "layout");
+        a.activations = activations_option(o.activations, "gruCell");
+        return a;
+      });
+}
+
+// spec: #api-mlgraphbuilder-lstm
+std::vector<MLOperand> MLGraphBuilder::lstm(const MLOperand& input, const MLOperand& weight,
+                                            const MLOperand& recurrent_weight, uint32_t steps, uint32_t hidden_size,
+                                            const MLLstmOptions& o) {
+  return make_op(impl_, OpKind::kLstm, o.label,
+                 {{input, "input"}, {weight, "weight"}, {recurrent_weight, "recurrentWeight"}}, [&]() -> Attributes {
+                   LstmAttrs a;
+                   a.steps = steps;
+                   a.hidden_size = hidden_size;
+                   a.bias = optional_ref(impl_, o.bias, "lstm", "bias");
+                   a.recurrent_bias = optional_ref(impl_, o.recurrent_bias, "lstm", "recurrentBias");
+                   a.peephole_weight = optional_ref(impl_, o.peephole_weight, "lstm", "peepholeWeight");
+                   a.initial_hidden_state = optional_ref(impl_, o.initial_hidden_state, "lstm", "initialHiddenState");
+                   a.initial_cell_state = optional_ref(impl_, o.initial_cell_state, "lstm", "initialCellState");
+                   a.return_sequence = o.return_sequence;
+                   a.direction = parse_option<RecurrentDirection>(o.direction, "lstm", "direction");
+                   a.layout = parse_option<LstmWeightLayout>(o.layout, "lstm", "layout");
+                   a.activations = activations_option(o.activations, "lstm");
+                   return a;
+                 });
+}
+
+// spec: #api-mlgraphbuilder-lstmcell
+std::vector<MLOperand> MLGraphBuilder::lstm_cell(const MLOperand& input, const MLOperand& weight,
+                                                 const MLOperand& recurrent_weight, const MLOperand& hidden_state,
+                                                 const MLOperand& cell_state, uint32_t hidden_size,
+                                                 const MLLstmCellOptions& o) {
+  return make_op(impl_, OpKind::kLstmCell, o.label,
+                 {{input, "input"},
+                  {weight, "weight"},
+                  {recurrent_weight, "recurrentWeight"},
+                  {hidden_state, "hiddenState"},
+                  {cell_state, "cellState"}},
+                 [&]() -> Attributes {
+                   LstmCellAttrs a;
+                   a.hidden_size = hidden_size;
+                   a.bias = optional_ref(impl_, o.bias, "lstmCell", "bias");
+                   a.recurrent_bias = optional_ref(impl_, o.recurrent_bias, "lstmCell", "recurrentBias");
+                   a.peephole_weight = optional_ref(impl_, o.peephole_weight, "lstmCell", "peepholeWeight");
+                   a.layout = parse_option<LstmWeightLayout>(o.layout, "lstmCell", "layout");
+                   a.activations = activations_option(o.activations, "lstmCell");
+                   return a;
+                 });
+}
+
+// ---- Quantization ----
+MLOperand MLGraphBuilder::quantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
+                                          const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kQuantizeLinear, o.label,
+                     {{input, "input"}, {scale, "scale"}, {zero_point, "zeroPoint"}}, no_attrs);
+}
+MLOperand MLGraphBuilder::dequantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
+                                            const MLOperatorOptions& o) {
+  return make_single(impl_, OpKind::kDequantizeLinear, o.label,
+                     {{input, "input"}, {scale, "scale"}, {zero_point, "zeroPoint"}}, no_attrs);
 }
 
 }  // namespace webnn

@@ -1,5 +1,6 @@
 // Reads and writes operator attributes generically, by walking each attribute struct's `fields`
 // declaration: one overload per field type, never a list of option names per op.
+#include <cmath>
 #include <limits>
 
 #include "formats/internal.hpp"
@@ -34,6 +35,12 @@ void decode(const Json& v, uint32_t& out, const std::string& where, const Resolv
   out = v.get<uint32_t>();
 }
 
+void decode(const Json& v, int32_t& out, const std::string& where, const Resolve&) {
+  if (!v.is_number_integer() || v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX)
+    fail(where + " must be an integer in [-2147483648, 2147483647], got " + v.dump());
+  out = v.get<int32_t>();
+}
+
 void decode(const Json& v, double& out, const std::string& where, const Resolve&) {
   if (!v.is_number() && !v.is_string()) fail(where + " must be a number, got " + v.dump());
   out = json_number(v, where).as_double();
@@ -51,6 +58,37 @@ void decode(const Json& v, E& out, const std::string& where, const Resolve&) {
   auto e = parse_enum<E>(v.get_ref<const std::string&>());
   if (!e) fail(where + " must be one of " + valid + ", got " + v.dump());
   out = *e;
+}
+
+// An optional list of spec enum values (the recurrent ops' activations); null means absent.
+template <SpecEnum E>
+void decode(const Json& v, std::optional<std::vector<E>>& out, const std::string& where, const Resolve& resolve) {
+  if (v.is_null()) {
+    out.reset();
+    return;
+  }
+  if (!v.is_array()) fail(where + " must be a list, got " + v.dump());
+  std::vector<E> values(v.size());
+  for (size_t i = 0; i < v.size(); ++i) decode(v[i], values[i], where + "[" + std::to_string(i) + "]", resolve);
+  out = std::move(values);
+}
+
+// sequence<float> (resample2d's scales); null means absent. Values must be finite floats.
+void decode(const Json& v, OptionalFloats& out, const std::string& where, const Resolve&) {
+  if (v.is_null()) {
+    out.reset();
+    return;
+  }
+  if (!v.is_array()) fail(where + " must be a list of numbers, got " + v.dump());
+  std::vector<float> values;
+  values.reserve(v.size());
+  for (size_t i = 0; i < v.size(); ++i) {
+    const double d = json_number(v[i], where + "[" + std::to_string(i) + "]").as_double();
+    if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max())
+      fail(where + "[" + std::to_string(i) + "] must be a finite float, got " + v[i].dump());
+    values.push_back(static_cast<float>(d));
+  }
+  out = std::move(values);
 }
 
 void decode(const Json& v, std::vector<uint32_t>& out, const std::string& where, const Resolve&) {
@@ -92,6 +130,7 @@ Json dims_json(const std::vector<uint32_t>& dims) {
 
 Json encode(bool v) { return Json(v); }
 Json encode(uint32_t v) { return Json(v); }
+Json encode(int32_t v) { return Json(v); }
 Json encode(double v) { return double_json(v); }
 Json encode(const Number& v) { return number_json(v); }
 Json encode(DataType v) { return Json(std::string(to_string(v))); }
@@ -101,6 +140,19 @@ Json encode(E v) {
 }
 Json encode(const std::vector<uint32_t>& v) { return dims_json(v); }
 Json encode(const OptionalDims& v) { return v ? dims_json(*v) : Json(nullptr); }
+Json encode(const OptionalFloats& v) {
+  if (!v) return Json(nullptr);
+  Json a = Json::array();
+  for (float f : *v) a.push_back(double_json(f));
+  return a;
+}
+template <SpecEnum E>
+Json encode(const std::optional<std::vector<E>>& v) {
+  if (!v) return Json(nullptr);
+  Json a = Json::array();
+  for (E e : *v) a.push_back(std::string(enum_name(e)));
+  return a;
+}
 Json encode(const SplitSpec& v) {
   if (const auto* n = std::get_if<uint32_t>(&v)) return Json(*n);
   return dims_json(std::get<std::vector<uint32_t>>(v));

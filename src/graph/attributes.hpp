@@ -36,6 +36,20 @@ enum class InputLayout : uint8_t { kNchw, kNhwc };
 enum class Conv2dFilterLayout : uint8_t { kOihw, kHwio, kOhwi, kIhwo };
 // spec: #enumdef-mlroundingtype
 enum class RoundingType : uint8_t { kFloor, kCeil };
+// spec: #enumdef-mlconvtranspose2dfilteroperandlayout
+enum class ConvTranspose2dFilterLayout : uint8_t { kIohw, kHwoi, kOhwi };
+// spec: #enumdef-mlinterpolationmode
+enum class InterpolationMode : uint8_t { kNearestNeighbor, kLinear };
+// spec: #enumdef-mlpaddingmode
+enum class PaddingMode : uint8_t { kConstant, kEdge, kReflection };
+// spec: #enumdef-mlrecurrentnetworkdirection
+enum class RecurrentDirection : uint8_t { kForward, kBackward, kBoth };
+// spec: #enumdef-mlgruweightlayout
+enum class GruWeightLayout : uint8_t { kZrn, kRzn };
+// spec: #enumdef-mllstmweightlayout
+enum class LstmWeightLayout : uint8_t { kIofg, kIfgo };
+// spec: #enumdef-mlrecurrentnetworkactivation
+enum class RecurrentActivation : uint8_t { kRelu, kSigmoid, kTanh };
 
 template <class E>
 struct EnumNames;  // static constexpr std::string_view kNames[]
@@ -50,6 +64,34 @@ struct EnumNames<Conv2dFilterLayout> {
 template <>
 struct EnumNames<RoundingType> {
   static constexpr std::string_view kNames[] = {"floor", "ceil"};
+};
+template <>
+struct EnumNames<ConvTranspose2dFilterLayout> {
+  static constexpr std::string_view kNames[] = {"iohw", "hwoi", "ohwi"};
+};
+template <>
+struct EnumNames<InterpolationMode> {
+  static constexpr std::string_view kNames[] = {"nearest-neighbor", "linear"};
+};
+template <>
+struct EnumNames<PaddingMode> {
+  static constexpr std::string_view kNames[] = {"constant", "edge", "reflection"};
+};
+template <>
+struct EnumNames<RecurrentDirection> {
+  static constexpr std::string_view kNames[] = {"forward", "backward", "both"};
+};
+template <>
+struct EnumNames<GruWeightLayout> {
+  static constexpr std::string_view kNames[] = {"zrn", "rzn"};
+};
+template <>
+struct EnumNames<LstmWeightLayout> {
+  static constexpr std::string_view kNames[] = {"iofg", "ifgo"};
+};
+template <>
+struct EnumNames<RecurrentActivation> {
+  static constexpr std::string_view kNames[] = {"relu", "sigmoid", "tanh"};
 };
 
 template <class E>
@@ -101,10 +143,15 @@ inline FilterDims filter_dims(const std::vector<uint32_t>& f, Conv2dFilterLayout
 using SplitSpec = std::variant<uint32_t, std::vector<uint32_t>>;
 
 using OptionalDims = std::optional<std::vector<uint32_t>>;
+// resample2d's `scales` (sequence<float>); absent: the spec's default.
+using OptionalFloats = std::optional<std::vector<float>>;
+// The recurrent ops' `activations`; absent: the op's default list.
+using OptionalActivations = std::optional<std::vector<RecurrentActivation>>;
 
 // ---- Attribute structs ----
-// Field types a visitor must handle: bool, uint32_t, double, Number, DataType, a SpecEnum,
-// std::vector<uint32_t>, OptionalDims, std::optional<OperandRef>, SplitSpec.
+// Field types a visitor must handle: bool, uint32_t, int32_t, double, Number, DataType, a
+// SpecEnum, std::vector<uint32_t>, OptionalDims, OptionalFloats, OptionalActivations,
+// std::optional<OperandRef>, SplitSpec.
 
 struct NoAttrs {
   template <class S, class V>
@@ -288,6 +335,330 @@ struct SliceAttrs {
     v("strides", s.strides);
   }
   friend bool operator==(const SliceAttrs&, const SliceAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-elu
+struct EluAttrs {
+  double alpha = 1.0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("alpha", s.alpha);
+  }
+  friend bool operator==(const EluAttrs&, const EluAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-hard-sigmoid
+struct HardSigmoidAttrs {
+  double alpha = 0.2;
+  double beta = 0.5;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("alpha", s.alpha);
+    v("beta", s.beta);
+  }
+  friend bool operator==(const HardSigmoidAttrs&, const HardSigmoidAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-leakyrelu
+struct LeakyReluAttrs {
+  double alpha = 0.01;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("alpha", s.alpha);
+  }
+  friend bool operator==(const LeakyReluAttrs&, const LeakyReluAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-linear
+struct LinearAttrs {
+  double alpha = 1.0;
+  double beta = 0.0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("alpha", s.alpha);
+    v("beta", s.beta);
+  }
+  friend bool operator==(const LinearAttrs&, const LinearAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-convtranspose2d
+struct ConvTranspose2dAttrs {
+  OptionalDims padding;         // [beginningHeight, endingHeight, beginningWidth, endingWidth]
+  OptionalDims strides;         // [strideHeight, strideWidth]
+  OptionalDims dilations;       // [dilationHeight, dilationWidth]
+  OptionalDims output_padding;  // [outputPaddingHeight, outputPaddingWidth]
+  OptionalDims output_sizes;    // [outputHeight, outputWidth]
+  uint32_t groups = 1;
+  InputLayout input_layout = InputLayout::kNchw;
+  ConvTranspose2dFilterLayout filter_layout = ConvTranspose2dFilterLayout::kIohw;
+  std::optional<OperandRef> bias;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("padding", s.padding);
+    v("strides", s.strides);
+    v("dilations", s.dilations);
+    v("outputPadding", s.output_padding);
+    v("outputSizes", s.output_sizes);
+    v("groups", s.groups);
+    v("inputLayout", s.input_layout);
+    v("filterLayout", s.filter_layout);
+    v("bias", s.bias);
+  }
+  friend bool operator==(const ConvTranspose2dAttrs&, const ConvTranspose2dAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-resample2d-method
+struct Resample2dAttrs {
+  InterpolationMode mode = InterpolationMode::kNearestNeighbor;
+  OptionalFloats scales;  // absent: [1.0, 1.0]
+  OptionalDims sizes;     // when given, scales is ignored
+  OptionalDims axes;      // absent: [2, 3]
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("mode", s.mode);
+    v("scales", s.scales);
+    v("sizes", s.sizes);
+    v("axes", s.axes);
+  }
+  friend bool operator==(const Resample2dAttrs&, const Resample2dAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-batchnorm. Positional operands: input, mean, variance.
+struct BatchNormalizationAttrs {
+  std::optional<OperandRef> scale;
+  std::optional<OperandRef> bias;
+  uint32_t axis = 1;
+  double epsilon = 1e-5;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("scale", s.scale);
+    v("bias", s.bias);
+    v("axis", s.axis);
+    v("epsilon", s.epsilon);
+  }
+  friend bool operator==(const BatchNormalizationAttrs&, const BatchNormalizationAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-instancenorm
+struct InstanceNormalizationAttrs {
+  std::optional<OperandRef> scale;
+  std::optional<OperandRef> bias;
+  double epsilon = 1e-5;
+  InputLayout layout = InputLayout::kNchw;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("scale", s.scale);
+    v("bias", s.bias);
+    v("epsilon", s.epsilon);
+    v("layout", s.layout);
+  }
+  friend bool operator==(const InstanceNormalizationAttrs&, const InstanceNormalizationAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-argminmax
+struct ArgMinMaxAttrs {
+  uint32_t axis = 0;
+  bool keep_dimensions = false;
+  DataType output_data_type = DataType::kInt32;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("axis", s.axis);
+    v("keepDimensions", s.keep_dimensions);
+    v("outputDataType", s.output_data_type);
+  }
+  friend bool operator==(const ArgMinMaxAttrs&, const ArgMinMaxAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-cumulativesum
+struct CumulativeSumAttrs {
+  uint32_t axis = 0;
+  bool exclusive = false;
+  bool reversed = false;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("axis", s.axis);
+    v("exclusive", s.exclusive);
+    v("reversed", s.reversed);
+  }
+  friend bool operator==(const CumulativeSumAttrs&, const CumulativeSumAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-expand
+struct ExpandAttrs {
+  std::vector<uint32_t> new_shape;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("newShape", s.new_shape);
+  }
+  friend bool operator==(const ExpandAttrs&, const ExpandAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-pad
+struct PadAttrs {
+  std::vector<uint32_t> beginning_padding;
+  std::vector<uint32_t> ending_padding;
+  PaddingMode mode = PaddingMode::kConstant;
+  Number value = 0.0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("beginningPadding", s.beginning_padding);
+    v("endingPadding", s.ending_padding);
+    v("mode", s.mode);
+    v("value", s.value);
+  }
+  friend bool operator==(const PadAttrs&, const PadAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-reverse-method
+struct ReverseAttrs {
+  OptionalDims axes;  // absent: every axis
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("axes", s.axes);
+  }
+  friend bool operator==(const ReverseAttrs&, const ReverseAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-tile
+struct TileAttrs {
+  std::vector<uint32_t> repetitions;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("repetitions", s.repetitions);
+  }
+  friend bool operator==(const TileAttrs&, const TileAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-triangular
+struct TriangularAttrs {
+  bool upper = true;
+  int32_t diagonal = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("upper", s.upper);
+    v("diagonal", s.diagonal);
+  }
+  friend bool operator==(const TriangularAttrs&, const TriangularAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-gather, #api-mlgraphbuilder-gatherelements (MLGatherOptions)
+struct GatherAttrs {
+  uint32_t axis = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("axis", s.axis);
+  }
+  friend bool operator==(const GatherAttrs&, const GatherAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-scatterelements (MLScatterOptions)
+struct ScatterAttrs {
+  uint32_t axis = 0;
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("axis", s.axis);
+  }
+  friend bool operator==(const ScatterAttrs&, const ScatterAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-gru. Positional operands: input, weight, recurrentWeight.
+struct GruAttrs {
+  uint32_t steps = 0;
+  uint32_t hidden_size = 0;
+  std::optional<OperandRef> bias;
+  std::optional<OperandRef> recurrent_bias;
+  std::optional<OperandRef> initial_hidden_state;
+  bool reset_after = true;
+  bool return_sequence = false;
+  RecurrentDirection direction = RecurrentDirection::kForward;
+  GruWeightLayout layout = GruWeightLayout::kZrn;
+  OptionalActivations activations;  // absent: [sigmoid, tanh]
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("steps", s.steps);
+    v("hiddenSize", s.hidden_size);
+    v("bias", s.bias);
+    v("recurrentBias", s.recurrent_bias);
+    v("initialHiddenState", s.initial_hidden_state);
+    v("resetAfter", s.reset_after);
+    v("returnSequence", s.return_sequence);
+    v("direction", s.direction);
+    v("layout", s.layout);
+    v("activations", s.activations);
+  }
+  friend bool operator==(const GruAttrs&, const GruAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-grucell. Positional operands: input, weight, recurrentWeight,
+// hiddenState.
+struct GruCellAttrs {
+  uint32_t hidden_size = 0;
+  std::optional<OperandRef> bias;
+  std::optional<OperandRef> recurrent_bias;
+  bool reset_after = true;
+  GruWeightLayout layout = GruWeightLayout::kZrn;
+  OptionalActivations activations;  // absent: [sigmoid, tanh]
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("hiddenSize", s.hidden_size);
+    v("bias", s.bias);
+    v("recurrentBias", s.recurrent_bias);
+    v("resetAfter", s.reset_after);
+    v("layout", s.layout);
+    v("activations", s.activations);
+  }
+  friend bool operator==(const GruCellAttrs&, const GruCellAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-lstm. Positional operands: input, weight, recurrentWeight.
+struct LstmAttrs {
+  uint32_t steps = 0;
+  uint32_t hidden_size = 0;
+  std::optional<OperandRef> bias;
+  std::optional<OperandRef> recurrent_bias;
+  std::optional<OperandRef> peephole_weight;
+  std::optional<OperandRef> initial_hidden_state;
+  std::optional<OperandRef> initial_cell_state;
+  bool return_sequence = false;
+  RecurrentDirection direction = RecurrentDirection::kForward;
+  LstmWeightLayout layout = LstmWeightLayout::kIofg;
+  OptionalActivations activations;  // absent: [sigmoid, tanh, tanh]
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("steps", s.steps);
+    v("hiddenSize", s.hidden_size);
+    v("bias", s.bias);
+    v("recurrentBias", s.recurrent_bias);
+    v("peepholeWeight", s.peephole_weight);
+    v("initialHiddenState", s.initial_hidden_state);
+    v("initialCellState", s.initial_cell_state);
+    v("returnSequence", s.return_sequence);
+    v("direction", s.direction);
+    v("layout", s.layout);
+    v("activations", s.activations);
+  }
+  friend bool operator==(const LstmAttrs&, const LstmAttrs&) = default;
+};
+
+// spec: #api-mlgraphbuilder-lstmcell. Positional operands: input, weight, recurrentWeight,
+// hiddenState, cellState.
+struct LstmCellAttrs {
+  uint32_t hidden_size = 0;
+  std::optional<OperandRef> bias;
+  std::optional<OperandRef> recurrent_bias;
+  std::optional<OperandRef> peephole_weight;
+  LstmWeightLayout layout = LstmWeightLayout::kIofg;
+  OptionalActivations activations;  // absent: [sigmoid, tanh, tanh]
+  template <class S, class V>
+  static void fields(S& s, V&& v) {
+    v("hiddenSize", s.hidden_size);
+    v("bias", s.bias);
+    v("recurrentBias", s.recurrent_bias);
+    v("peepholeWeight", s.peephole_weight);
+    v("layout", s.layout);
+    v("activations", s.activations);
+  }
+  friend bool operator==(const LstmCellAttrs&, const LstmCellAttrs&) = default;
 };
 
 }  // namespace webnn

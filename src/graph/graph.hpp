@@ -7,6 +7,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -31,10 +32,29 @@ inline constexpr size_t kOpKindCount = 0
 std::string_view op_name(OpKind kind);
 std::optional<OpKind> parse_op_name(std::string_view name);
 
-// One alternative per distinct attribute struct.
-using Attributes =
-    std::variant<NoAttrs, ClampAttrs, CastAttrs, Conv2dAttrs, Pool2dAttrs, GemmAttrs, LayerNormalizationAttrs,
-                 SoftmaxAttrs, ReduceAttrs, ReshapeAttrs, TransposeAttrs, ConcatAttrs, SplitAttrs, SliceAttrs>;
+namespace detail {
+template <class... Ts>
+struct TypeList {};
+// Collects the distinct types of a list in first-seen order (linear in the list's length).
+template <class Seen, class... Todo>
+struct Distinct;
+template <class... Seen>
+struct Distinct<TypeList<Seen...>> {
+  using variant = std::variant<Seen...>;
+};
+template <class... Seen, class T, class... Todo>
+struct Distinct<TypeList<Seen...>, T, Todo...>
+    : Distinct<std::conditional_t<(std::is_same_v<T, Seen> || ...), TypeList<Seen...>, TypeList<Seen..., T>>, Todo...> {
+};
+}  // namespace detail
+
+// One alternative per distinct attribute struct of the op table, in table order (NoAttrs first),
+// so adding an op with a new struct needs no change here.
+using Attributes = detail::Distinct<detail::TypeList<>
+#define WEBNN_OP(Enum, name, Attrs, family) , Attrs
+#include "graph/op_table.def"
+#undef WEBNN_OP
+                                    >::variant;
 
 // Default-constructed attributes of the struct the op table assigns to `kind`.
 Attributes default_attributes(OpKind kind);

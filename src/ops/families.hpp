@@ -15,5 +15,10 @@ std::vector<OperandDescriptor> infer_matmul(const Graph& graph, const Operation&
 std::vector<OperandDescriptor> infer_normalization(const Graph& graph, const Operation& op);
 std::vector<OperandDescriptor> infer_reduction(const Graph& graph, const Operation& op);
 std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_logical(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_resample(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_gather(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_recurrent(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_quantization(const Graph& graph, const Operation& op);
 
 }  // namespace webnn::ops

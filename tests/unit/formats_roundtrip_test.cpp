@@ -131,6 +131,27 @@ std::shared_ptr<const Graph> all_ops_graph() {
   out("split", b.add_operation(OpKind::kSplit, {x}, SplitAttrs{uint32_t{3}, 1}));
   out("splitl", b.add_operation(OpKind::kSplit, {x}, SplitAttrs{std::vector<uint32_t>{1, 2}, 1}, "split by sizes"));
   out("slice", b.add_operation(OpKind::kSlice, {x}, SliceAttrs{{0, 1}, {2, 2}, std::vector<uint32_t>{1, 2}}));
+
+  // ---- cases of the elementwise ops ----
+
+  // ---- end of the elementwise cases ----
+
+  // ---- cases of the reduction-logical ops ----
+
+  // ---- end of the reduction-logical cases ----
+
+  // ---- cases of the conv-norm-resample ops ----
+
+  // ---- end of the conv-norm-resample cases ----
+
+  // ---- cases of the shape-gather ops ----
+
+  // ---- end of the shape-gather cases ----
+
+  // ---- cases of the recurrent-quant ops ----
+
+  // ---- end of the recurrent-quant cases ----
+
   return b.build(outs, "every op");
 }
 

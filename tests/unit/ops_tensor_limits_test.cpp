@@ -69,6 +69,27 @@ std::vector<Case> all_cases() {
       {OpKind::kConcat, {{"inputs", {2, 3}}, {"inputs", {2, 3}}}, [](const auto&) { return ConcatAttrs{0}; }});
   cases.push_back({OpKind::kSplit, {{"input", {4}}}, [](const auto&) { return SplitAttrs{uint32_t{2}, 0}; }});
   cases.push_back({OpKind::kSlice, {{"input", {4}}}, [](const auto&) { return SliceAttrs{{0}, {2}, {}}; }});
+
+  // ---- cases of the elementwise ops ----
+
+  // ---- end of the elementwise cases ----
+
+  // ---- cases of the reduction-logical ops ----
+
+  // ---- end of the reduction-logical cases ----
+
+  // ---- cases of the conv-norm-resample ops ----
+
+  // ---- end of the conv-norm-resample cases ----
+
+  // ---- cases of the shape-gather ops ----
+
+  // ---- end of the shape-gather cases ----
+
+  // ---- cases of the recurrent-quant ops ----
+
+  // ---- end of the recurrent-quant cases ----
+
   return cases;
 }
 

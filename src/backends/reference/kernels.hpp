@@ -1,5 +1,6 @@
-// The reference kernels: one factory per op family (elementwise.cpp, conv.cpp, pool.cpp,
-// matmul.cpp, normalization.cpp, reduction.cpp, shape.cpp) and make_kernel(), the switch on OpKind
+// The reference kernels: one factory per op family of graph/op_table.def (elementwise.cpp,
+// logical.cpp, conv.cpp, pool.cpp, resample.cpp, matmul.cpp, normalization.cpp, reduction.cpp,
+// shape.cpp, gather.cpp, recurrent.cpp, quantization.cpp) and make_kernel(), the switch on OpKind
 // that picks one.
 //
 // A factory runs at compile time: it reads the op's attributes and descriptors, applies the spec's
@@ -28,6 +29,11 @@ Kernel make_matmul_kernel(const Graph& graph, const Operation& op);
 Kernel make_normalization_kernel(const Graph& graph, const Operation& op);
 Kernel make_reduction_kernel(const Graph& graph, const Operation& op);
 Kernel make_shape_kernel(const Graph& graph, const Operation& op);
+Kernel make_logical_kernel(const Graph& graph, const Operation& op);
+Kernel make_resample_kernel(const Graph& graph, const Operation& op);
+Kernel make_gather_kernel(const Graph& graph, const Operation& op);
+Kernel make_recurrent_kernel(const Graph& graph, const Operation& op);
+Kernel make_quantization_kernel(const Graph& graph, const Operation& op);
 
 // The kernel of `op`; throws NotSupportedError naming the op when it has none for its data types.
 Kernel make_kernel(const Graph& graph, const Operation& op);
