@@ -94,7 +94,8 @@ def main():
            "// Do not edit. Row: {op, operand, allowed types, same type as, min rank, max rank, same rank as}"]
     for table_id, body in re.findall(r"<table id=tensor-limits-([\w-]+)[^>]*>(.*?)</table>", spec, re.S):
         ops = TABLE_OPS.get(table_id, [table_id])
-        for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
+        # Split at <tr> rather than match <tr>...</tr>: the spec omits some </tr> (prelu's table).
+        for row in body.split("<tr>")[1:]:
             cells = re.findall(r"<td>(.*?)</td>", row, re.S)
             if not cells:
                 continue

@@ -522,6 +522,8 @@ class MLGraphBuilder {
 
   // The IR builder underneath (for bindings that add operations generically by op name).
   GraphBuilder& ir_builder();
+  // Internal: the state shared with the builder's operands.
+  const std::shared_ptr<detail::BuilderImpl>& impl() const { return impl_; }
 
  private:
   std::shared_ptr<detail::BuilderImpl> impl_;

@@ -738,4 +738,23 @@ MLOperand MLGraphBuilder::dequantize_linear(const MLOperand& input, const MLOper
                      {{input, "input"}, {scale, "scale"}, {zero_point, "zeroPoint"}}, no_attrs);
 }
 
+// ---- The generic entry of bindings that add operations by kind (api/impl.hpp) ----
+
+namespace detail {
+
+OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
+                            const std::string& method, const std::string& argument) {
+  return operand_id(impl, operand, method.c_str(), argument);
+}
+
+std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind,
+                                     std::vector<OperandId> inputs, Attributes attrs, const std::string& label) {
+  return webnn::add_operation(impl, kind, op_name(kind).data(), label, [&](std::vector<OperandId>& in) -> Attributes {
+    in = std::move(inputs);
+    return std::move(attrs);
+  });
+}
+
+}  // namespace detail
+
 }  // namespace webnn

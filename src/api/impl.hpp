@@ -50,6 +50,14 @@ struct BuilderImpl {
   explicit BuilderImpl(std::shared_ptr<ContextImpl> ctx, uint64_t max_bytes) : context(std::move(ctx)), ir(max_bytes) {}
 };
 
+// The builder methods' shared steps, for bindings that add operations by kind (python/): the
+// spec's "validating operand" of `operand` as `argument` of `method` (TypeError naming both), and
+// adding an operation under the builder's lock after its "can build" check (src/api/builder.cpp).
+OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
+                            const std::string& method, const std::string& argument);
+std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind,
+                                     std::vector<OperandId> inputs, Attributes attrs, const std::string& label);
+
 // Implemented in src/runtime/. The builder needs only these members of the context.
 bool context_is_lost(const ContextImpl& context);
 uint64_t context_max_tensor_byte_length(const ContextImpl& context);

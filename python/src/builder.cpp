@@ -1,0 +1,252 @@
+// MLGraphBuilder and MLOperand for Python. The operator methods are generic: the op table
+// (graph/op_table.def), the spec's signatures (graph/op_signatures.def) and the attribute structs'
+// field declarations (graph/attributes.hpp) describe every op, _op_table() hands that description
+// to python/webnn/_ops.py, which makes one Python method per op with the spec's signature, and
+// every method lands in _add_operation() below. No op is bound by hand.
+#include "attributes.hpp"
+#include "graph/op_signatures.hpp"
+
+namespace webnn::python {
+
+namespace {
+
+// One operator as Python presents it.
+struct OpMethod {
+  OpKind kind;
+  std::string method;                   // "average_pool2d"
+  std::vector<std::string> operands;    // positional operands, snake_case
+  std::vector<bool> operand_is_list;    // sequence<MLOperand> (concat's inputs)
+  std::vector<std::string> parameters;  // required non-operand parameters, snake_case
+  bool returns_sequence = false;
+};
+
+const std::vector<OpMethod>& op_methods() {
+  static const std::vector<OpMethod> methods = [] {
+    std::vector<OpMethod> all;
+    for (size_t k = 0; k < kOpKindCount; ++k) {
+      const auto kind = static_cast<OpKind>(k);
+      const OpSignature* sig = find_op_signature(kind);
+      if (!sig) throw std::logic_error("webnn: no signature for " + std::string(op_name(kind)));
+      OpMethod m{kind, snake_case(op_name(kind)), {}, {}, {}, sig->returns_sequence};
+      for (size_t i = 0; i < sig->operand_count(); ++i) {
+        std::string_view name = sig->operands[i];
+        const bool is_list = OpSignature::is_sequence(name);
+        if (is_list) name.remove_suffix(2);
+        m.operands.push_back(snake_case(name));
+        m.operand_is_list.push_back(is_list);
+      }
+      for (size_t i = 0; i < sig->parameter_count(); ++i) m.parameters.push_back(snake_case(sig->parameters[i]));
+      all.push_back(std::move(m));
+    }
+    return all;
+  }();
+  return methods;
+}
+
+std::string type_name(py::handle v) { return py::str(py::type::handle_of(v).attr("__name__")); }
+
+OperandId operand_arg(py::handle v, const FieldTarget& t) {
+  if (!py::isinstance<MLOperand>(v)) field_type_error(t, "an MLOperand", v);
+  return detail::validated_operand(t.builder, v.cast<const MLOperand&>(), t.method, t.name);
+}
+
+// builder.<op>(*operands, **arguments): `arguments` holds the required parameters and the options
+// given, by their snake_case names; absent options keep the attribute struct's defaults.
+py::object add_operation(MLGraphBuilder& builder, size_t kind_index, const py::sequence& operands,
+                         const py::dict& arguments) {
+  if (kind_index >= kOpKindCount) throw py::value_error("_add_operation: unknown operator");
+  const OpMethod& m = op_methods()[kind_index];
+  const auto& impl = builder.impl();
+  if (operands.size() != m.operands.size())
+    throw py::type_error(m.method + "() takes " + std::to_string(m.operands.size()) + " operands, got " +
+                         std::to_string(operands.size()));
+
+  std::vector<OperandId> inputs;
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    py::handle v = operands[i];
+    if (!m.operand_is_list[i]) {
+      inputs.push_back(operand_arg(v, {impl, m.method, m.operands[i]}));
+      continue;
+    }
+    if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+      field_type_error({impl, m.method, m.operands[i]}, "a sequence of MLOperand", v);
+    size_t j = 0;
+    for (py::handle item : v)
+      inputs.push_back(operand_arg(item, {impl, m.method, m.operands[i] + "[" + std::to_string(j++) + "]"}));
+  }
+
+  for (const std::string& p : m.parameters)
+    if (!arguments.contains(p)) throw py::type_error(m.method + "() missing required argument: '" + p + "'");
+  size_t used = 0;
+  Attributes attrs = default_attributes(m.kind);
+  std::visit(
+      [&](auto& a) {
+        std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
+          const std::string key = snake_case(field);
+          if (!arguments.contains(key)) return;
+          ++used;
+          from_python(arguments[py::str(key)], value, FieldTarget{impl, m.method, key});
+        });
+      },
+      attrs);
+  std::string label;
+  if (arguments.contains("label")) {
+    ++used;
+    py::handle v = arguments["label"];
+    if (!py::isinstance<py::str>(v)) field_type_error({impl, m.method, "label"}, "a str", v);
+    label = py::str(v);
+  }
+  if (used != arguments.size()) {
+    for (auto [key, value] : arguments) {
+      const std::string k = py::str(key);
+      bool known = k == "label";
+      std::visit(
+          [&](auto& a) {
+            std::decay_t<decltype(a)>::fields(a, [&](std::string_view f, auto&) { known |= snake_case(f) == k; });
+          },
+          attrs);
+      if (!known) throw py::type_error(m.method + "() got an unexpected keyword argument '" + k + "'");
+    }
+  }
+
+  std::vector<MLOperand> outputs = detail::add_operation(impl, m.kind, std::move(inputs), std::move(attrs), label);
+  if (!m.returns_sequence) return py::cast(outputs.at(0));
+  py::list list;
+  for (const MLOperand& o : outputs) list.append(py::cast(o));
+  return list;
+}
+
+// The description _ops.py turns into methods: per op its name, operands, required parameters and
+// options with their defaults and type annotations.
+py::list op_table() {
+  py::list table;
+  for (size_t k = 0; k < kOpKindCount; ++k) {
+    const OpMethod& m = op_methods()[k];
+    py::list operands;
+    for (size_t i = 0; i < m.operands.size(); ++i)
+      operands.append(py::make_tuple(m.operands[i], static_cast<bool>(m.operand_is_list[i])));
+    py::dict parameter_hints;
+    py::list options;
+    Attributes attrs = default_attributes(m.kind);
+    std::visit(
+        [&](auto& a) {
+          std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
+            using F = std::decay_t<decltype(value)>;
+            const std::string key = snake_case(field);
+            const std::string hint = TypeHint<F>::get();
+            if (std::find(m.parameters.begin(), m.parameters.end(), key) != m.parameters.end())
+              parameter_hints[py::str(key)] = hint;
+            else
+              options.append(py::make_tuple(key, to_python(value), hint));
+          });
+        },
+        attrs);
+    py::list parameters;
+    for (const std::string& p : m.parameters) parameters.append(py::make_tuple(p, parameter_hints[py::str(p)]));
+    py::dict entry;
+    entry["kind"] = k;
+    entry["name"] = std::string(op_name(m.kind));
+    entry["method"] = m.method;
+    entry["operands"] = operands;
+    entry["parameters"] = parameters;
+    entry["options"] = options;
+    entry["returns_sequence"] = m.returns_sequence;
+    table.append(entry);
+  }
+  return table;
+}
+
+OperandDescriptor input_descriptor(py::handle shape, py::handle data_type) {
+  // The spec's form input(name, {shape, dataType}) as well as pywebnn's input(name, shape, data_type).
+  if (py::isinstance<py::dict>(shape)) {
+    auto d = py::reinterpret_borrow<py::dict>(shape);
+    if (!d.contains("shape")) throw py::type_error("input: the descriptor has no \"shape\"");
+    py::object type = d.contains("dataType") ? d["dataType"] : d.contains("data_type") ? d["data_type"] : py::object();
+    if (!type) throw py::type_error("input: the descriptor has no \"dataType\"");
+    return {data_type_arg(type, "input"), shape_arg(d["shape"], "input")};
+  }
+  return {data_type_arg(data_type, "input"), shape_arg(shape, "input")};
+}
+
+}  // namespace
+
+void bind_builder(py::module_& m) {
+  py::class_<MLOperand>(m, "MLOperand", "The spec's MLOperand: a value in a graph being built.")
+      .def_property_readonly(
+          "data_type", [](const MLOperand& o) { return std::string(to_string(o.data_type())); }, "The data type name.")
+      .def_property_readonly(
+          "shape", [](const MLOperand& o) { return shape_list(o.shape()); }, "The shape, a list of ints.")
+      .def_property_readonly(
+          "name",
+          [](const MLOperand& o) -> py::object {
+            const auto& impl = o.builder();
+            if (!impl) return py::none();
+            std::lock_guard lock(impl->mutex);
+            const std::string& name = impl->ir.graph().operands.at(o.id()).name;
+            return name.empty() ? py::object(py::none()) : py::object(py::str(name));
+          },
+          "The input's name (pywebnn's property); None for other operands.")
+      .def("__repr__", [](const MLOperand& o) {
+        return "<webnn.MLOperand " + OperandDescriptor{o.data_type(), o.shape()}.to_string() + ">";
+      });
+
+  py::class_<MLGraphBuilder>(m, "MLGraphBuilder",
+                             "The spec's MLGraphBuilder. Every operator of the spec is a method named in\n"
+                             "snake_case (average_pool2d, reduce_log_sum_exp, gather_nd, ...): operands\n"
+                             "positionally in the spec's order, required parameters positionally or by\n"
+                             "keyword, options as keyword arguments.")
+      .def(py::init<const MLContext&>(), py::arg("context"), "A builder for graphs of `context`.")
+      .def(
+          "input",
+          [](MLGraphBuilder& b, const std::string& name, py::handle shape, py::handle data_type) {
+            return b.input(name, input_descriptor(shape, data_type));
+          },
+          py::arg("name"), py::arg("shape"), py::arg("data_type") = "float32",
+          "A graph input (spec: input()). shape is a list of ints (or the spec's descriptor dict).")
+      .def(
+          "constant",
+          [](MLGraphBuilder& b, py::handle value, py::handle shape, py::handle data_type) {
+            if (py::isinstance<MLTensor>(value)) {
+              if (!shape.is_none() || !data_type.is_none())
+                throw py::type_error("constant: a constant tensor takes no shape or data_type");
+              return b.constant(value.cast<const MLTensor&>());
+            }
+            if (py::isinstance<py::str>(value)) {
+              // The spec's constant(dataType, value): a scalar, integers kept exact.
+              const DataType type = data_type_arg(value, "constant");
+              Number number;
+              from_python(shape, number, FieldTarget{b.impl(), "constant", "value"});
+              return b.constant(type, number);
+            }
+            ArrayBytes a = constant_array(value, shape, data_type, "constant");
+            return b.constant({a.type, a.shape}, a.bytes());
+          },
+          py::arg("value"), py::arg("shape") = py::none(), py::arg("data_type") = py::none(),
+          "A constant operand (a copy of the data). value is an ndarray (its dtype is the data type),\n"
+          "an array-like (float32 unless data_type says otherwise), a constant MLTensor, or, as in\n"
+          "the spec's constant(dataType, value), a data type name followed by a scalar.\n"
+          "shape reshapes the value (same element count); data_type converts it.")
+      .def(
+          "build",
+          [](MLGraphBuilder& b, const py::dict& outputs) {
+            MLNamedOperands named;
+            for (auto [key, value] : outputs) {
+              const std::string name = py::str(key);
+              if (!py::isinstance<MLOperand>(value))
+                throw py::type_error("build: output \"" + name + "\" must be an MLOperand, got " + type_name(value));
+              named[name] = value.cast<MLOperand>();
+            }
+            MLGraph graph;
+            {
+              py::gil_scoped_release release;  // compiles the graph for the context
+              graph = b.build(named);
+            }
+            return PyGraph::built(std::move(graph));
+          },
+          py::arg("outputs"), "Builds the graph of the named outputs (spec: build()). A builder builds once.")
+      .def("_add_operation", &add_operation, py::arg("kind"), py::arg("operands"), py::arg("arguments"));
+
+  m.def("_op_table", &op_table);
+}
+
+}  // namespace webnn::python

@@ -1,0 +1,101 @@
+// Shared declarations of the Python extension webnn._webnn: numpy conversions, the graph handle
+// Python sees, and the bind_* functions each file contributes to the module.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "webnn/webnn.hpp"
+
+namespace webnn::python {
+
+namespace py = pybind11;
+
+// ---- Names ----
+
+// "averagePool2d" -> "average_pool2d", "gatherND" -> "gather_nd", "isNaN" -> "is_nan".
+std::string snake_case(std::string_view camel);
+
+// ---- numpy (arrays.cpp) ----
+
+py::dtype to_dtype(DataType type);
+// The data type of a numpy dtype, or nullopt for dtypes WebNN lacks (float64, bool, ...).
+std::optional<DataType> from_dtype(const py::dtype& dtype);
+// A data type argument: a spec name ("float32") or anything numpy.dtype() accepts (np.float16).
+// Throws TypeError naming `what`.
+DataType data_type_arg(py::handle value, const std::string& what);
+// A shape argument: a sequence of integers in [0, 2^32). Throws TypeError naming `what`.
+Shape shape_arg(py::handle value, const std::string& what);
+py::list shape_list(const Shape& shape);
+
+// An array's bytes as the library reads them: C order, native byte order.
+struct ArrayBytes {
+  py::array array;  // keeps the bytes alive
+  DataType type = DataType::kFloat32;
+  Shape shape;
+  std::span<const std::byte> bytes() const {
+    return {static_cast<const std::byte*>(array.data()), static_cast<size_t>(array.nbytes())};
+  }
+};
+
+// How an ndarray whose dtype is not the wanted data type is treated.
+enum class DtypeRule : uint8_t {
+  kExact,    // TypeError: a graph input or tensor must be given in its own data type
+  kConvert,  // converted by numpy (the caller asked for that data type explicitly)
+};
+
+// `value` (an ndarray, or anything numpy.asarray() takes) as bytes of `type`; with no `type`, an
+// ndarray keeps its dtype and other values become float32. Copies only when the array is not
+// already C-contiguous in native byte order, or when it must be converted.
+ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule rule, const std::string& what);
+
+// A constant's value as builder.constant() and create_constant_tensor() take it: `value` with an
+// optional `shape` (same element count) and `data_type` (converts).
+ArrayBytes constant_array(py::handle value, py::handle shape, py::handle data_type, const std::string& what);
+
+// An ndarray that takes ownership of `bytes` (no copy).
+py::array owning_array(DataType type, const Shape& shape, std::vector<std::byte>&& bytes);
+
+// ---- Graphs (context.cpp) ----
+
+// Python's MLGraph. A graph built by a builder is bound to the builder's context, as the spec
+// says; a graph loaded from a file runs on any context and is compiled once per context on first
+// use.
+class PyGraph {
+ public:
+  static std::shared_ptr<PyGraph> built(MLGraph graph);
+  static std::shared_ptr<PyGraph> loaded(std::shared_ptr<const Graph> ir);
+
+  const Graph& ir() const { return *ir_; }
+  const std::shared_ptr<const Graph>& ir_ptr() const { return ir_; }
+  // The executable graph for `context`. Compiles a loaded graph (with the GIL released) on its first
+  // use with a context. Throws InvalidStateError once destroyed.
+  MLGraph for_context(const MLContext& context);
+  void destroy();
+  bool destroyed() const;
+
+ private:
+  std::shared_ptr<const Graph> ir_;
+  MLGraph bound_;  // empty for loaded graphs
+  mutable std::mutex mutex_;
+  std::vector<MLGraph> compiled_;  // loaded graphs: one per context
+  bool destroyed_ = false;
+};
+
+// ---- Module parts ----
+
+void bind_errors(py::module_& m);
+void bind_context(py::module_& m);
+void bind_builder(py::module_& m);
+void bind_testing(py::module_& m);
+
+}  // namespace webnn::python

@@ -1,0 +1,105 @@
+// webnn._webnn._testing: hooks for the package's own tests, not part of the API. A gate that
+// holds a context's computes (so tests observe the timeline's ordering without sleeping) and the
+// library's one conformance comparator (src/conformance/tolerance.hpp), so the Python WPT run
+// judges results exactly as the C++ runner does.
+#include <condition_variable>
+
+#include "common.hpp"
+#include "conformance/tolerance.hpp"
+#include "runtime/test_hooks.hpp"
+
+namespace webnn::python {
+
+namespace {
+
+// Blocks every compute of one context, on its timeline thread, until released. Never touches
+// Python from the timeline thread.
+class ComputeGate {
+ public:
+  explicit ComputeGate(const MLContext& context) : context_(context), state_(std::make_shared<State>()) {
+    detail::set_before_compute_hook(context_, [state = state_] {
+      std::unique_lock lock(state->mutex);
+      ++state->arrived;
+      state->changed.notify_all();
+      state->changed.wait(lock, [&] { return state->open; });
+    });
+  }
+  ~ComputeGate() { close(); }
+
+  void release() {
+    std::lock_guard lock(state_->mutex);
+    state_->open = true;
+    state_->changed.notify_all();
+  }
+  // Waits (GIL released) until `count` computes have reached the gate; false on timeout.
+  bool wait_arrived(int count, double timeout) {
+    py::gil_scoped_release release;
+    std::unique_lock lock(state_->mutex);
+    return state_->changed.wait_for(lock, std::chrono::duration<double>(timeout),
+                                    [&] { return state_->arrived >= count; });
+  }
+  int arrived() const {
+    std::lock_guard lock(state_->mutex);
+    return state_->arrived;
+  }
+  void close() {
+    release();
+    if (context_ && !closed_) detail::set_before_compute_hook(context_, {});
+    closed_ = true;
+  }
+
+ private:
+  struct State {
+    mutable std::mutex mutex;
+    std::condition_variable changed;
+    int arrived = 0;
+    bool open = false;
+  };
+  MLContext context_;
+  std::shared_ptr<State> state_;
+  bool closed_ = false;
+};
+
+// Compares `actual` with `expected` for output `name` of `graph` under the WPT tolerance of the
+// operation that produces it. Returns None when they agree, else a description of the first
+// element out of tolerance.
+py::object compare_output(const PyGraph& graph, const std::string& name, const py::array& expected,
+                          const py::array& actual) {
+  const Graph& ir = graph.ir();
+  const NamedOperand* output = nullptr;
+  for (const NamedOperand& o : ir.outputs)
+    if (o.name == name) output = &o;
+  if (!output) throw py::value_error("compare_output: \"" + name + "\" is not an output of the graph");
+  const OperandDescriptor& desc = ir.desc(output->operand);
+  const Operation* producer = nullptr;
+  for (const Operation& op : ir.operations)
+    for (OperandId id : op.outputs)
+      if (id == output->operand) producer = &op;
+  const ArrayBytes e = array_bytes(expected, desc.data_type, DtypeRule::kExact, "compare_output: expected");
+  const ArrayBytes a = array_bytes(actual, desc.data_type, DtypeRule::kExact, "compare_output: actual");
+  if (e.bytes().size() != a.bytes().size()) return py::str("expected and actual differ in size");
+  const conformance::Tolerance tolerance =
+      producer ? conformance::tolerance_for(ir, *producer, desc.data_type) : conformance::Tolerance{};
+  auto mismatch = conformance::compare(desc.data_type, e.bytes(), a.bytes(), tolerance);
+  if (!mismatch) return py::none();
+  return py::str(name + "[" + std::to_string(mismatch->index) + "] = " + std::to_string(mismatch->actual) +
+                 ", expected " + std::to_string(mismatch->expected) + " (distance " +
+                 std::to_string(mismatch->distance) + ", tolerance " + tolerance.to_string() + ")");
+}
+
+}  // namespace
+
+void bind_testing(py::module_& m) {
+  py::module_ t = m.def_submodule("_testing", "Test hooks of the webnn package's own tests; not API.");
+  py::class_<ComputeGate>(t, "ComputeGate")
+      .def(py::init<const MLContext&>(), py::arg("context"))
+      .def("release", &ComputeGate::release)
+      .def("wait_arrived", &ComputeGate::wait_arrived, py::arg("count") = 1, py::arg("timeout") = 10.0)
+      .def_property_readonly("arrived", &ComputeGate::arrived)
+      .def("close", &ComputeGate::close)
+      .def("__enter__", [](ComputeGate& g) -> ComputeGate& { return g; })
+      .def("__exit__", [](ComputeGate& g, py::args) { g.close(); });
+  t.def("compare_output", &compare_output, py::arg("graph"), py::arg("name"), py::arg("expected"), py::arg("actual"));
+}
+
+}  // namespace webnn::python
