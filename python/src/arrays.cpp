@@ -75,8 +75,9 @@ py::list shape_list(const Shape& shape) {
 
 ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule rule, const std::string& what) {
   py::array array;
-  if (py::isinstance<py::array>(value)) {
-    array = py::reinterpret_borrow<py::array>(value);
+  // An ndarray or a numpy scalar (np.float16(1.5)) keeps its dtype; other values take `type`.
+  if (py::isinstance<py::array>(value) || py::isinstance(value, numpy().attr("generic"))) {
+    array = numpy().attr("asarray")(value);
     const std::optional<DataType> own = from_dtype(array.dtype());
     if (!own || (type && *own != *type)) {
       const std::string dtype = py::str(array.dtype());

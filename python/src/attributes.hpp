@@ -120,7 +120,7 @@ struct TypeHint<Number> {
 };
 template <>
 struct TypeHint<DataType> {
-  static std::string get() { return "DataType"; }
+  static std::string get() { return "DataTypeLike"; }
 };
 template <>
 struct TypeHint<std::vector<uint32_t>> {

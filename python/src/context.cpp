@@ -259,7 +259,7 @@ void bind_context(py::module_& m) {
       .def_property_readonly("constant", &MLTensor::constant, "Whether it is a constant tensor.")
       .def_property_readonly("destroyed", &MLTensor::is_destroyed,
                              "Whether destroy() was called (or its context lost).")
-      .def("destroy", &MLTensor::destroy, "Releases the tensor; its pending reads fail with InvalidStateError.")
+      .def("destroy", &MLTensor::destroy, py::call_guard<py::gil_scoped_release>(), "Releases the tensor; its pending reads fail with InvalidStateError.")
       .def("__repr__", [](const MLTensor& t) {
         return "<webnn.MLTensor " + OperandDescriptor{t.data_type(), t.shape()}.to_string() +
                (t.constant() ? " constant" : "") + (t.readable() ? " readable" : "") +
@@ -287,7 +287,7 @@ void bind_context(py::module_& m) {
       .def_property_readonly(
           "operation_count", [](const PyGraph& g) { return g.ir().operations.size(); }, "The number of operations.")
       .def_property_readonly("destroyed", &PyGraph::destroyed, "Whether destroy() was called (or its context lost).")
-      .def("destroy", &PyGraph::destroy, "Releases the compiled graph (spec: MLGraph.destroy()).")
+      .def("destroy", &PyGraph::destroy, py::call_guard<py::gil_scoped_release>(), "Releases the compiled graph (spec: MLGraph.destroy()).")
       .def(
           "save",
           [](const PyGraph& g, const std::string& path, const std::string& weights_path,
@@ -428,10 +428,16 @@ void bind_context(py::module_& m) {
       .def(
           "op_support_limits", [](const MLContext& c) { return op_support_limits_dict(c.op_support_limits()); },
           "The spec's MLOpSupportLimits as a dict with the spec's member names.")
-      .def("destroy", &MLContext::destroy, "Loses the context: queued work is dropped, pending reads fail.")
+      .def("destroy", &MLContext::destroy, py::call_guard<py::gil_scoped_release>(),
+           "Loses the context: queued work is dropped, pending reads fail; waits (GIL released)\n"
+           "for a compute already running to finish.")
       .def_property_readonly("is_lost", &MLContext::is_lost, "Whether the context is lost (destroyed).")
       .def("__enter__", [](MLContext& c) { return c; })
-      .def("__exit__", [](MLContext& c, py::args) { c.destroy(); })
+      .def("__exit__",
+           [](MLContext& c, py::args) {
+             py::gil_scoped_release release;
+             c.destroy();
+           })
       .def("__repr__", [](const MLContext& c) {
         return "<webnn.MLContext backend=" + c.backend_name() + (c.is_lost() ? " lost" : "") + ">";
       });

@@ -99,6 +99,16 @@ void bind_testing(py::module_& m) {
       .def("close", &ComputeGate::close)
       .def("__enter__", [](ComputeGate& g) -> ComputeGate& { return g; })
       .def("__exit__", [](ComputeGate& g, py::args) { g.close(); });
+  // Throws webnn::Error of the kind named as the spec names it ("DataError"), so tests can check
+  // the translation of kinds no API call can be made to produce on demand.
+  t.def(
+      "raise_error",
+      [](const std::string& kind, const std::string& message) {
+        for (int k = 0; k <= static_cast<int>(ErrorKind::kUnknownError); ++k)
+          if (to_string(static_cast<ErrorKind>(k)) == kind) throw Error(static_cast<ErrorKind>(k), message);
+        throw py::value_error("raise_error: unknown error kind " + kind);
+      },
+      py::arg("kind"), py::arg("message"));
   t.def("compare_output", &compare_output, py::arg("graph"), py::arg("name"), py::arg("expected"), py::arg("actual"));
 }
 

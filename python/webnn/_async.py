@@ -21,8 +21,10 @@ class AsyncMLContext:
     - ``compute(graph, inputs)`` returns an awaitable of the outputs; ``inputs`` must not change
       until it completes.
 
-    Validation errors are raised by the call itself, as the plain context raises them. Every
-    other attribute (create_tensor, op_support_limits, destroy, ...) is the wrapped context's.
+    Errors come where the spec puts them: dispatch() and write_tensor() raise at the call (the
+    spec's methods throw), read_tensor() and compute() when awaited (the spec's promises reject).
+    Every other attribute (create_tensor, op_support_limits, destroy, ...) is the wrapped
+    context's.
     ``read_tensor_async`` and ``write_tensor_async`` are pywebnn's names of the same methods.
     """
 
