@@ -259,7 +259,8 @@ void bind_context(py::module_& m) {
       .def_property_readonly("constant", &MLTensor::constant, "Whether it is a constant tensor.")
       .def_property_readonly("destroyed", &MLTensor::is_destroyed,
                              "Whether destroy() was called (or its context lost).")
-      .def("destroy", &MLTensor::destroy, py::call_guard<py::gil_scoped_release>(), "Releases the tensor; its pending reads fail with InvalidStateError.")
+      .def("destroy", &MLTensor::destroy, py::call_guard<py::gil_scoped_release>(),
+           "Releases the tensor; its pending reads fail with InvalidStateError.")
       .def("__repr__", [](const MLTensor& t) {
         return "<webnn.MLTensor " + OperandDescriptor{t.data_type(), t.shape()}.to_string() +
                (t.constant() ? " constant" : "") + (t.readable() ? " readable" : "") +
@@ -287,7 +288,8 @@ void bind_context(py::module_& m) {
       .def_property_readonly(
           "operation_count", [](const PyGraph& g) { return g.ir().operations.size(); }, "The number of operations.")
       .def_property_readonly("destroyed", &PyGraph::destroyed, "Whether destroy() was called (or its context lost).")
-      .def("destroy", &PyGraph::destroy, py::call_guard<py::gil_scoped_release>(), "Releases the compiled graph (spec: MLGraph.destroy()).")
+      .def("destroy", &PyGraph::destroy, py::call_guard<py::gil_scoped_release>(),
+           "Releases the compiled graph (spec: MLGraph.destroy()).")
       .def(
           "save",
           [](const PyGraph& g, const std::string& path, const std::string& weights_path,
