@@ -1,10 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite: builds with warnings as errors, runs every unit test (CTest) and the WPT
-# conformance data of ../shared/wpt/conformance on every backend.
+# The whole test suite: builds with warnings as errors, runs every unit test (CTest), the Python
+# tests (pytest, on the build tree's module and on a pip-installed copy) and the WPT conformance
+# data of ../shared/wpt/conformance on every backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DWEBNN_WERROR=ON
 ctest --test-dir build --output-on-failure -j"$(nproc)"
+if [ ! -d build/python/webnn ]; then
+  echo "== python: build/python/webnn was not built (are pybind11-dev and python3-dev installed? scripts/setup.sh)"
+  exit 1
+fi
+echo "== python: pytest tests/python (build tree)"
+PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
+echo "== python: pip install into a fresh virtual environment"
+tests/python/check_pip_install.sh . build/pip-install-check
 shared=../shared
 if [ -d "$shared/wpt/conformance" ]; then
   for backend in reference; do

@@ -84,6 +84,13 @@ py::dict op_support_limits_dict(const MLOpSupportLimits& limits) {
   return d;
 }
 
+// A file path: str or os.PathLike.
+std::string path_arg(py::handle path) {
+  return py::str(py::module_::import("os").attr("fspath")(path));
+}
+// An optional path: None or "" means the default.
+std::string optional_path(py::handle path) { return path.is_none() ? std::string() : path_arg(path); }
+
 // A readTensor() in flight: queued on the timeline when it was made; result() waits for it.
 // AsyncMLContext awaits result() on an executor thread, so the read is ordered where it was
 // called, not where the event loop gets to it.
@@ -292,17 +299,18 @@ void bind_context(py::module_& m) {
            "Releases the compiled graph (spec: MLGraph.destroy()).")
       .def(
           "save",
-          [](const PyGraph& g, const std::string& path, const std::string& weights_path,
-             const std::string& manifest_path, size_t inline_limit) {
+          [](const PyGraph& g, py::handle path, py::handle weights_path, py::handle manifest_path,
+             size_t inline_limit) {
             formats::SaveOptions options;
-            options.weights_path = weights_path;
-            options.manifest_path = manifest_path;
+            options.weights_path = optional_path(weights_path);
+            options.manifest_path = optional_path(manifest_path);
             options.inline_limit = inline_limit;
+            const std::string file = path_arg(path);
             py::gil_scoped_release release;
-            formats::save_graph(g.ir(), path, options);
+            formats::save_graph(g.ir(), file, options);
           },
-          py::arg("path"), py::kw_only(), py::arg("weights_path") = "", py::arg("manifest_path") = "",
-          py::arg("inline_limit") = 64,
+          py::arg("path"), py::kw_only(), py::arg("weights_path") = py::none(),
+          py::arg("manifest_path") = py::none(), py::arg("inline_limit") = 64,
           "Writes the graph as webnn-graph JSON (path ending in .json) or text (.webnn). Constants of\n"
           "inline_limit bytes or more go to NAME.weights + NAME.manifest.json beside it (or the given\n"
           "paths); smaller ones are written inline.")
@@ -314,21 +322,22 @@ void bind_context(py::module_& m) {
 
   m.def(
       "load",
-      [](const std::string& path, const std::string& weights_path, const std::string& manifest_path) {
+      [](py::handle path, py::handle manifest_path, py::handle weights_path) {
         formats::LoadOptions options;
-        options.weights_path = weights_path;
-        options.manifest_path = manifest_path;
+        options.weights_path = optional_path(weights_path);
+        options.manifest_path = optional_path(manifest_path);
+        const std::string file = path_arg(path);
         std::shared_ptr<const Graph> ir;
         {
           py::gil_scoped_release release;
-          ir = formats::load_graph(path, options);
+          ir = formats::load_graph(file, options);
         }
         return PyGraph::loaded(std::move(ir));
       },
-      py::arg("path"), py::kw_only(), py::arg("weights_path") = "", py::arg("manifest_path") = "",
-      "Loads a webnn-graph file (.json or .webnn; weights from NAME.weights + NAME.manifest.json\n"
-      "beside it unless given). The graph is validated as the builder validates and runs on any\n"
-      "context: it is compiled for a context on first use there.");
+      py::arg("path"), py::arg("manifest_path") = py::none(), py::arg("weights_path") = py::none(),
+      "Loads a webnn-graph file (.json or .webnn; weights from NAME.manifest.json + NAME.weights\n"
+      "beside it unless given; the argument order is pywebnn's). The graph is validated as the\n"
+      "builder validates and runs on any context: it is compiled for a context on first use there.");
 
   py::class_<PendingRead, std::shared_ptr<PendingRead>>(m, "_PendingRead")
       .def("result", &PendingRead::result, py::arg("timeout") = py::none())

@@ -159,24 +159,22 @@ class MLGraph:
         self,
         path: str | PathLike[str],
         *,
-        weights_path: str | PathLike[str] = "",
-        manifest_path: str | PathLike[str] = "",
+        weights_path: str | PathLike[str] | None = None,
+        manifest_path: str | PathLike[str] | None = None,
         inline_limit: int = 64,
     ) -> None:
         """Writes webnn-graph JSON (.json) or text (.webnn), with a weights file for large constants."""
     @staticmethod
     def load(
         path: str | PathLike[str],
-        *,
-        weights_path: str | PathLike[str] = "",
-        manifest_path: str | PathLike[str] = "",
+        manifest_path: str | PathLike[str] | None = None,
+        weights_path: str | PathLike[str] | None = None,
     ) -> MLGraph: ...
 
 def load(
     path: str | PathLike[str],
-    *,
-    weights_path: str | PathLike[str] = "",
-    manifest_path: str | PathLike[str] = "",
+    manifest_path: str | PathLike[str] | None = None,
+    weights_path: str | PathLike[str] | None = None,
 ) -> MLGraph:
     """Loads a webnn-graph file (.json or .webnn); the graph runs on any context."""
 

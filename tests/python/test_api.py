@@ -285,10 +285,10 @@ def test_save_and_load_round_trip(context, tmp_path, suffix):
     y = b.add(b.reshape(b.matmul(x, w), [4, 2]), bias)
     graph = b.build({"y": y})
     path = tmp_path / ("model" + suffix)
-    graph.save(str(path))
+    graph.save(path)  # str or os.PathLike
     assert (tmp_path / "model.weights").exists() and (tmp_path / "model.manifest.json").exists()
 
-    loaded = webnn.load(str(path))
+    loaded = webnn.load(path)
     assert loaded.input_names == ["x"] and loaded.outputs == graph.outputs
     assert loaded.operation_count == graph.operation_count
     data = np.random.default_rng(1).standard_normal((1, 64)).astype(np.float32)
@@ -301,6 +301,19 @@ def test_save_and_load_round_trip(context, tmp_path, suffix):
     loaded.destroy()
     with pytest.raises(webnn.InvalidStateError, match="destroyed"):
         other.compute(loaded, {"x": data})
+
+
+def test_save_and_load_with_explicit_weight_paths(context, tmp_path):
+    b = context.create_graph_builder()
+    x = b.input("x", [1, 32])
+    graph = b.build({"y": b.add(x, b.constant(np.arange(32, dtype=np.float32).reshape(1, 32)))})
+    graph.save(tmp_path / "g.json", weights_path=tmp_path / "w.bin", manifest_path=tmp_path / "m.json", inline_limit=0)
+    assert (tmp_path / "w.bin").exists() and not (tmp_path / "g.weights").exists()
+    loaded = webnn.load(str(tmp_path / "g.json"), str(tmp_path / "m.json"), str(tmp_path / "w.bin"))  # pywebnn's order
+    out = context.compute(loaded, {"x": np.ones((1, 32), np.float32)})["y"]
+    np.testing.assert_array_equal(out, np.arange(32).reshape(1, 32) + 1)
+    with pytest.raises(webnn.DataError):
+        webnn.load(tmp_path / "g.json")  # the default weights file beside it does not exist
 
 
 def test_save_everything_inline(context, tmp_path):
