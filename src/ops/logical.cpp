@@ -1,5 +1,5 @@
-// Comparison, logical and selection operators: validation and output shapes. (Being written: the ops of this family are not
-// validated yet and are rejected with NotSupportedError.)
+// Comparison, logical and selection operators: validation and output shapes. (Being written: the ops of this family are
+// not validated yet and are rejected with NotSupportedError.)
 #include "ops/families.hpp"
 #include "ops/ops.hpp"
 #include "ops/shape_helpers.hpp"
