@@ -1,5 +1,5 @@
-// Recurrent operators (gru, gruCell, lstm, lstmCell): validation and output shapes. (Being written: the ops of this
-// family are not validated yet and are rejected with NotSupportedError.)
+// Recurrent operators (gru, gruCell, lstm, lstmCell): validation and output shapes. (Being written: the ops of this family are not
+// validated yet and are rejected with NotSupportedError.)
 #include "ops/families.hpp"
 #include "ops/ops.hpp"
 #include "ops/shape_helpers.hpp"
