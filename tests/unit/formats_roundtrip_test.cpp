@@ -137,6 +137,33 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // ---- end of the elementwise cases ----
 
   // ---- cases of the reduction-logical ops ----
+  out("reduce_l1", b.add_operation(OpKind::kReduceL1, {x}, ReduceAttrs{std::vector<uint32_t>{1}, true}));
+  out("reduce_l2", b.add_operation(OpKind::kReduceL2, {x}, ReduceAttrs{std::vector<uint32_t>{}, false}));
+  out("reduce_log_sum", b.add_operation(OpKind::kReduceLogSum, {x}, ReduceAttrs{{}, true}));
+  out("reduce_lse", b.add_operation(OpKind::kReduceLogSumExp, {x}, ReduceAttrs{std::vector<uint32_t>{1, 0}, false}));
+  out("reduce_max", b.add_operation(OpKind::kReduceMax, {x}, ReduceAttrs{std::vector<uint32_t>{0}, true}));
+  out("reduce_min", b.add_operation(OpKind::kReduceMin, {i64}, ReduceAttrs{}, "min of int64"));
+  out("reduce_product", b.add_operation(OpKind::kReduceProduct, {i64}, ReduceAttrs{std::vector<uint32_t>{0}, true}));
+  out("reduce_sum", b.add_operation(OpKind::kReduceSum, {u64}, ReduceAttrs{std::vector<uint32_t>{}, true}));
+  out("reduce_sum_square", b.add_operation(OpKind::kReduceSumSquare, {half}, ReduceAttrs{std::vector<uint32_t>{1}}));
+  out("arg_min", b.add_operation(OpKind::kArgMin, {x}, ArgMinMaxAttrs{1, true, DataType::kInt64}));
+  out("arg_max", b.add_operation(OpKind::kArgMax, {half}, ArgMinMaxAttrs{0, false, DataType::kInt32}));
+  out("cumsum", b.add_operation(OpKind::kCumulativeSum, {x}, CumulativeSumAttrs{1, true, true}));
+  out("cumsum_i64", b.add_operation(OpKind::kCumulativeSum, {i64}, CumulativeSumAttrs{0, false, true}));
+  OperandId eq = 0, gt = 0;
+  for (OpKind k : {OpKind::kEqual, OpKind::kNotEqual, OpKind::kGreater, OpKind::kGreaterOrEqual, OpKind::kLesser,
+                   OpKind::kLesserOrEqual}) {
+    const OperandId r = b.add_operation(k, {x, y}, NoAttrs{}).front();
+    if (k == OpKind::kEqual) eq = r;
+    if (k == OpKind::kGreater) gt = r;
+    out(std::string(op_name(k)), {r});
+  }
+  for (OpKind k : {OpKind::kLogicalAnd, OpKind::kLogicalOr, OpKind::kLogicalXor})
+    out(std::string(op_name(k)), b.add_operation(k, {eq, gt}, NoAttrs{}));
+  out("logical_not", b.add_operation(OpKind::kLogicalNot, {eq}, NoAttrs{}));
+  out("is_nan", b.add_operation(OpKind::kIsNaN, {x}, NoAttrs{}));
+  out("is_infinite", b.add_operation(OpKind::kIsInfinite, {half}, NoAttrs{}));
+  out("where", b.add_operation(OpKind::kWhere, {gt, x, y}, NoAttrs{}, "select"));
 
   // ---- end of the reduction-logical cases ----
 
