@@ -121,8 +121,8 @@ TEST_F(RecurrentTest, GruWeightShapes) {
   expect_error(k, sequence_inputs(3, 1), gru_attrs(RecurrentDirection::kBoth),
                "weight must have shape [2, 15, 4], got [1, 15, 4]");
   expect_error(k, sequence_inputs(3, 2), gru_attrs(RecurrentDirection::kBackward), "weight must have shape [1, 15, 4]");
-  expect_error(k, with(sequence_inputs(3, 2), 2, kF32, {1, 3 * kHidden, kHidden}),
-               gru_attrs(RecurrentDirection::kBoth), "recurrentWeight must have shape [2, 15, 5]");
+  expect_error(k, with(sequence_inputs(3, 2), 2, kF32, {1, 3 * kHidden, kHidden}), gru_attrs(RecurrentDirection::kBoth),
+               "recurrentWeight must have shape [2, 15, 5]");
 }
 
 TEST_F(RecurrentTest, GruOptionOperands) {
@@ -164,7 +164,8 @@ TEST_F(RecurrentTest, GruActivationsListTwoFunctions) {
 // ---- gruCell ----
 
 TEST_F(RecurrentTest, GruCellOutput) {
-  EXPECT_EQ(output(OpKind::kGruCell, gru_cell_inputs(), gru_cell_attrs()), (OperandDescriptor{kF32, {kBatch, kHidden}}));
+  EXPECT_EQ(output(OpKind::kGruCell, gru_cell_inputs(), gru_cell_attrs()),
+            (OperandDescriptor{kF32, {kBatch, kHidden}}));
   GruCellAttrs a = gru_cell_attrs();
   a.bias = ref(kF16, {3 * kHidden});
   a.recurrent_bias = ref(kF16, {3 * kHidden});
@@ -282,8 +283,7 @@ TEST_F(RecurrentTest, LstmOptionOperands) {
     bad.back() += 1;
     a.*c.member = ref(kF32, bad);
     expect_error(k, sequence_inputs(4), a,
-                 std::string(c.name) + " must have shape " + shape_to_string(c.good) + ", got " +
-                     shape_to_string(bad));
+                 std::string(c.name) + " must have shape " + shape_to_string(c.good) + ", got " + shape_to_string(bad));
     a.*c.member = ref(kF16, c.good);
     expect_error(k, sequence_inputs(4), a, std::string(c.name) + " must have the same data type as input");
     Shape extra = c.good;

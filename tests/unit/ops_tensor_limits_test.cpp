@@ -105,6 +105,82 @@ std::vector<Case> all_cases() {
   // ---- end of the shape-gather cases ----
 
   // ---- cases of the recurrent-quant ops ----
+  // steps 2, batch 1, inputSize 3, hiddenSize 1, with every operand-valued option.
+  cases.push_back({OpKind::kGru,
+                   {{"input", {2, 1, 3}},
+                    {"weight", {1, 3, 3}},
+                    {"recurrentWeight", {1, 3, 1}},
+                    {"bias", {1, 3}, false},
+                    {"recurrentBias", {1, 3}, false},
+                    {"initialHiddenState", {1, 1, 1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     GruAttrs a;
+                     a.steps = 2;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.initial_hidden_state = OperandRef{o[2]};
+                     a.return_sequence = true;
+                     return a;
+                   }});
+  cases.push_back({OpKind::kGruCell,
+                   {{"input", {1, 3}},
+                    {"weight", {3, 3}},
+                    {"recurrentWeight", {3, 1}},
+                    {"hiddenState", {1, 1}},
+                    {"bias", {3}, false},
+                    {"recurrentBias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     GruCellAttrs a;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kLstm,
+                   {{"input", {2, 1, 3}},
+                    {"weight", {1, 4, 3}},
+                    {"recurrentWeight", {1, 4, 1}},
+                    {"bias", {1, 4}, false},
+                    {"recurrentBias", {1, 4}, false},
+                    {"peepholeWeight", {1, 3}, false},
+                    {"initialHiddenState", {1, 1, 1}, false},
+                    {"initialCellState", {1, 1, 1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     LstmAttrs a;
+                     a.steps = 2;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.peephole_weight = OperandRef{o[2]};
+                     a.initial_hidden_state = OperandRef{o[3]};
+                     a.initial_cell_state = OperandRef{o[4]};
+                     a.return_sequence = true;
+                     return a;
+                   }});
+  cases.push_back({OpKind::kLstmCell,
+                   {{"input", {1, 3}},
+                    {"weight", {4, 3}},
+                    {"recurrentWeight", {4, 1}},
+                    {"hiddenState", {1, 1}},
+                    {"cellState", {1, 1}},
+                    {"bias", {4}, false},
+                    {"recurrentBias", {4}, false},
+                    {"peepholeWeight", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     LstmCellAttrs a;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.peephole_weight = OperandRef{o[2]};
+                     return a;
+                   }});
+  // Per-axis scale [1, 3] on a [2, 3] input.
+  cases.push_back(
+      {OpKind::kQuantizeLinear, {{"input", {2, 3}}, {"scale", {1, 3}}, {"zeroPoint", {1, 3}, true, kI8}}, none});
+  cases.push_back({OpKind::kDequantizeLinear,
+                   {{"input", {2, 3}, true, kI8}, {"scale", {1, 3}}, {"zeroPoint", {1, 3}, true, kI8}},
+                   none});
 
   // ---- end of the recurrent-quant cases ----
 

@@ -99,18 +99,19 @@ TEST(ReferenceQuantizeLinear, BlockWiseScales) {
   // input [4, 6] with scale [2, 3]: every scale element covers a 2 x 2 block.
   std::vector<float> x;
   for (int i = 0; i < 24; ++i) x.push_back(static_cast<float>(i) * 1.75f - 20.0f);
-  EXPECT_EQ(quantize<int8_t>(f32({4, 6}, x), f32({2, 3}, {0.5f, 1.0f, 2.0f, 4.0f, 0.25f, 3.0f}),
-                             ints<int8_t>(DataType::kInt8, {2, 3}, {0, 10, -3, 5, -7, 2})),
-            (std::vector<int8_t>{-40, -36, -6, -5, -9, -9, -19, -16, 4,  6,  -4, -3,
-                                 5,   6,   11, 18, 5,  5,  8,   8,   53, 60, 8,  9}));
+  EXPECT_EQ(
+      quantize<int8_t>(f32({4, 6}, x), f32({2, 3}, {0.5f, 1.0f, 2.0f, 4.0f, 0.25f, 3.0f}),
+                       ints<int8_t>(DataType::kInt8, {2, 3}, {0, 10, -3, 5, -7, 2})),
+      (std::vector<int8_t>{-40, -36, -6, -5, -9, -9, -19, -16, 4, 6, -4, -3, 5, 6, 11, 18, 5, 5, 8, 8, 53, 60, 8, 9}));
 }
 
 TEST(ReferenceQuantizeLinear, Float16QuotientIsRoundedToFloat16First) {
   // 1 / 0.39990234375 = 2.5006...: a float16 division gives exactly 2.5, which rounds to even (2);
   // the float32 quotient would give 3.
-  EXPECT_EQ(quantize<int8_t>(f16({6}, {1.0f, 2.5f, 3.5f, -2.5f, 100.0f, -300.0f}),
-                             f16({6}, {0.39990234375f, 1, 1, 1, 1, 1}), ints<int8_t>(DataType::kInt8, {6}, {0, 0, 0, 0, 0, 0})),
-            (std::vector<int8_t>{2, 2, 4, -2, 100, -128}));
+  EXPECT_EQ(
+      quantize<int8_t>(f16({6}, {1.0f, 2.5f, 3.5f, -2.5f, 100.0f, -300.0f}), f16({6}, {0.39990234375f, 1, 1, 1, 1, 1}),
+                       ints<int8_t>(DataType::kInt8, {6}, {0, 0, 0, 0, 0, 0})),
+      (std::vector<int8_t>{2, 2, 4, -2, 100, -128}));
 }
 
 TEST(ReferenceDequantizeLinear, Int8PerAxis) {
@@ -124,12 +125,12 @@ TEST(ReferenceDequantizeLinear, Int8PerAxis) {
 TEST(ReferenceDequantizeLinear, Int8BlockWise) {
   std::vector<int8_t> x;
   for (int i = 0; i < 24; ++i) x.push_back(static_cast<int8_t>(i - 12));
-  const TensorData out = dequantize(ints<int8_t>(DataType::kInt8, {4, 6}, x),
-                                    f32({2, 3}, {0.5f, 1.0f, 2.0f, 4.0f, 0.25f, 3.0f}),
-                                    ints<int8_t>(DataType::kInt8, {2, 3}, {0, 10, -3, 5, -7, 2}));
-  EXPECT_EQ(values<float>(out), (std::vector<float>{-6.0f, -5.5f, -20.0f, -19.0f, -10.0f, -8.0f, -3.0f,  -2.5f,
-                                                    -14.0f, -13.0f, 2.0f,  4.0f,   -20.0f, -16.0f, 2.25f, 2.5f,
-                                                    6.0f,  9.0f,   4.0f,   8.0f,   3.75f,  4.0f,   24.0f, 27.0f}));
+  const TensorData out =
+      dequantize(ints<int8_t>(DataType::kInt8, {4, 6}, x), f32({2, 3}, {0.5f, 1.0f, 2.0f, 4.0f, 0.25f, 3.0f}),
+                 ints<int8_t>(DataType::kInt8, {2, 3}, {0, 10, -3, 5, -7, 2}));
+  EXPECT_EQ(values<float>(out), (std::vector<float>{-6.0f,  -5.5f,  -20.0f, -19.0f, -10.0f, -8.0f,  -3.0f, -2.5f,
+                                                    -14.0f, -13.0f, 2.0f,   4.0f,   -20.0f, -16.0f, 2.25f, 2.5f,
+                                                    6.0f,   9.0f,   4.0f,   8.0f,   3.75f,  4.0f,   24.0f, 27.0f}));
 }
 
 TEST(ReferenceDequantizeLinear, Uint8WithFloat16ScaleRoundsOnce) {
@@ -142,13 +143,13 @@ TEST(ReferenceDequantizeLinear, Uint8WithFloat16ScaleRoundsOnce) {
 
 TEST(ReferenceDequantizeLinear, ThirtyTwoBitExtremes) {
   // The difference of two 32-bit values is exact; the result is rounded once to float32.
-  const TensorData u = dequantize(ints<uint32_t>(DataType::kUint32, {4}, {UINT32_MAX, 0, 123456789, 3}),
-                                  f32({4}, {1, 1, 0.001f, 0.5f}),
-                                  ints<uint32_t>(DataType::kUint32, {4}, {0, UINT32_MAX, 0, 1}));
+  const TensorData u =
+      dequantize(ints<uint32_t>(DataType::kUint32, {4}, {UINT32_MAX, 0, 123456789, 3}), f32({4}, {1, 1, 0.001f, 0.5f}),
+                 ints<uint32_t>(DataType::kUint32, {4}, {0, UINT32_MAX, 0, 1}));
   EXPECT_EQ(values<float>(u), (std::vector<float>{4294967296.0f, -4294967296.0f, 123456.796875f, 1.0f}));
-  const TensorData s = dequantize(ints<int32_t>(DataType::kInt32, {4}, {INT32_MIN, INT32_MAX, 16777217, -5}),
-                                  f32({4}, {1, 1, 1, 0.5f}),
-                                  ints<int32_t>(DataType::kInt32, {4}, {INT32_MAX, INT32_MIN, 0, 3}));
+  const TensorData s =
+      dequantize(ints<int32_t>(DataType::kInt32, {4}, {INT32_MIN, INT32_MAX, 16777217, -5}), f32({4}, {1, 1, 1, 0.5f}),
+                 ints<int32_t>(DataType::kInt32, {4}, {INT32_MAX, INT32_MIN, 0, 3}));
   EXPECT_EQ(values<float>(s), (std::vector<float>{-4294967296.0f, 4294967296.0f, 16777216.0f, -4.0f}));
 }
 

@@ -23,8 +23,16 @@ std::vector<float> pattern(size_t n, int seed) {
 }
 
 // The operand seeds of the numpy script.
-enum Seed { kInputSeed = 1, kWeightSeed, kRecurrentWeightSeed, kBiasSeed, kRecurrentBiasSeed, kHiddenSeed, kCellSeed,
-            kPeepholeSeed };
+enum Seed {
+  kInputSeed = 1,
+  kWeightSeed,
+  kRecurrentWeightSeed,
+  kBiasSeed,
+  kRecurrentBiasSeed,
+  kHiddenSeed,
+  kCellSeed,
+  kPeepholeSeed
+};
 
 TensorData filled(DataType type, const Shape& shape, int seed) {
   size_t n = 1;
@@ -42,8 +50,8 @@ struct Present {
 };
 constexpr Present kAll{true, true, true, true, true};
 
-std::optional<OperandRef> maybe(GraphMaker& g, bool present, const std::string& name, DataType type,
-                                const Shape& shape, int seed) {
+std::optional<OperandRef> maybe(GraphMaker& g, bool present, const std::string& name, DataType type, const Shape& shape,
+                                int seed) {
   if (!present) return std::nullopt;
   return OperandRef{g.input(name, filled(type, shape, seed))};
 }
@@ -164,8 +172,8 @@ TEST(ReferenceGru, ForwardSequenceEndsWithTheOutput) {
   const auto out = run_gru(a, {});
   ASSERT_EQ(out.size(), 2u);
   expect_f32(out[0], {-0.0275980569f, 0.0264578145f, -0.0793493837f, -0.0588995256f});
-  expect_f32(out[1], {0.146027714f, 0.128545359f, 0.152081832f, 0.155470729f, 0.200132042f, 0.236868724f,
-                      -0.036185775f, -0.0350491069f, -0.0275980569f, 0.0264578145f, -0.0793493837f, -0.0588995256f});
+  expect_f32(out[1], {0.146027714f, 0.128545359f, 0.152081832f, 0.155470729f, 0.200132042f, 0.236868724f, -0.036185775f,
+                      -0.0350491069f, -0.0275980569f, 0.0264578145f, -0.0793493837f, -0.0588995256f});
 }
 
 TEST(ReferenceGru, BackwardRznResetBeforeWithInitialState) {
@@ -192,10 +200,10 @@ TEST(ReferenceGru, BothDirectionsWithReluNewGate) {
   expect_f32(out[0], {0.00718639186f, 0.0728219673f, 0.0615828f, 0.0115574831f, 0.0459330529f, 0.187794656f,
                       -0.0760272592f, 0.227328449f});
   // [steps, 2, batch, hidden]: direction 0 then direction 1 at each step.
-  expect_f32(out[1], {-0.158091962f, 0.0522035994f, 0.241488487f, 0.0537728593f, 0.0459330529f,  0.187794656f,
-                      -0.0760272592f, 0.227328449f, 0.0137150418f, 0.166954249f, 0.121977374f,  0.0249479208f,
-                      0.0671805665f,  0.27108869f,  -0.113203831f, 0.251301408f, 0.00718639186f, 0.0728219673f,
-                      0.0615828f,     0.0115574831f, 0.0998519138f, 0.370952338f, -0.143941849f, 0.283433765f});
+  expect_f32(out[1], {-0.158091962f,  0.0522035994f, 0.241488487f,  0.0537728593f, 0.0459330529f,  0.187794656f,
+                      -0.0760272592f, 0.227328449f,  0.0137150418f, 0.166954249f,  0.121977374f,   0.0249479208f,
+                      0.0671805665f,  0.27108869f,   -0.113203831f, 0.251301408f,  0.00718639186f, 0.0728219673f,
+                      0.0615828f,     0.0115574831f, 0.0998519138f, 0.370952338f,  -0.143941849f,  0.283433765f});
 }
 
 TEST(ReferenceGru, BothDirectionsRznWithoutOptions) {
@@ -280,14 +288,13 @@ TEST(ReferenceLstm, BothDirectionsWithReluOutputActivation) {
   a.activations = std::vector<RecurrentActivation>{kSigmoid, kTanh, kRelu};
   const auto out = run_lstm(a, kAll);
   ASSERT_EQ(out.size(), 3u);
-  expect_f32(out[0], {0.257642895f, 0.0f, 0.250671118f, 0.0f, 0.230285481f, 0.163104281f, 0.181893095f,
-                      0.130697176f});
+  expect_f32(out[0], {0.257642895f, 0.0f, 0.250671118f, 0.0f, 0.230285481f, 0.163104281f, 0.181893095f, 0.130697176f});
   expect_f32(out[1], {0.776437581f, -0.432918072f, 0.713398755f, -0.288838714f, 0.678756714f, 0.296463698f,
                       0.547261655f, 0.239249468f});
-  expect_f32(out[2], {0.191084832f, 0.0f,          0.0793990865f, 0.0f,          0.230285481f, 0.163104281f,
-                      0.181893095f, 0.130697176f,  0.219693035f,  0.0f,          0.193814993f, 0.0f,
-                      0.173042029f, 0.150407746f,  0.101807334f,  0.0387033708f, 0.257642895f, 0.0f,
-                      0.250671118f, 0.0f,          0.0880050287f, 0.0598914288f, 0.015866736f, 0.0453862734f});
+  expect_f32(out[2],
+             {0.191084832f, 0.0f, 0.0793990865f, 0.0f, 0.230285481f,  0.163104281f,  0.181893095f, 0.130697176f,
+              0.219693035f, 0.0f, 0.193814993f,  0.0f, 0.173042029f,  0.150407746f,  0.101807334f, 0.0387033708f,
+              0.257642895f, 0.0f, 0.250671118f,  0.0f, 0.0880050287f, 0.0598914288f, 0.015866736f, 0.0453862734f});
 }
 
 TEST(ReferenceLstm, BothDirectionsIfgoWithoutOptions) {
@@ -313,9 +320,9 @@ TEST(ReferenceLstm, Float16RoundsTheStatesAtEveryStep) {
                       0.0536193848f, -0.0788574219f});
   expect_f16(out[1], {0.125244141f, -0.110412598f, 0.0343017578f, -0.018447876f, 0.209228516f, 0.00524902344f,
                       0.0756835938f, -0.125f});
-  expect_f16(out[2], {0.291503906f,  -0.0854492188f, 0.0862426758f, 0.133911133f,   0.145141602f,  0.00327110291f,
-                      0.0536193848f, -0.0788574219f, 0.209228516f,  -0.0100097656f, 0.0342712402f, 0.0616760254f,
-                      0.0277557373f, -0.0306243896f, -0.122741699f, -0.155395508f,  0.0913696289f, -0.0431213379f,
+  expect_f16(out[2], {0.291503906f,  -0.0854492188f,  0.0862426758f, 0.133911133f,   0.145141602f,  0.00327110291f,
+                      0.0536193848f, -0.0788574219f,  0.209228516f,  -0.0100097656f, 0.0342712402f, 0.0616760254f,
+                      0.0277557373f, -0.0306243896f,  -0.122741699f, -0.155395508f,  0.0913696289f, -0.0431213379f,
                       0.0257263184f, -0.00761413574f, -0.127075195f, -0.0521850586f, -0.248168945f, -0.151611328f});
 }
 
