@@ -59,8 +59,7 @@ struct CellDims {
 };
 
 // sum_k row[k] * v[k]: one row of a weight matrix times a vector, i.e. one element of
-// matmul(v, transpose(weight)).
-// `v` is an operand (T) or a state held in double.
+// matmul(v, transpose(weight)); `v` is an operand (T) or a state held in double.
 template <class T, class V>
 double dot(const T* row, const V* v, size_t n) {
   double acc = 0;
@@ -68,7 +67,7 @@ double dot(const T* row, const V* v, size_t n) {
   return acc;
 }
 
-// Gate `slot`'s pre-activation for batch row b and unit j, without the peephole term:
+// Gate `slot`'s pre-activation for one batch row (x, h) and unit j, without the peephole term:
 // (bias + recurrentBias) + (x W^T + h R^T), as the emulations add them.
 template <class T>
 double gate_sum(const CellWeights<T>& w, const CellDims& d, size_t slot, const T* x, const double* h, size_t j) {
@@ -95,7 +94,7 @@ struct GruConfig {
 };
 
 // One gruCell step: x [batch, inputSize], h [batch, H] -> h_out [batch, H] rounded to T.
-// `r` is scratch of H values. spec: the gruCell emulation, for either layout and resetAfter.
+// z, r and rh (r * h) are scratch of H values. spec: the gruCell emulation, any layout and resetAfter.
 template <class T>
 void gru_step(const GruConfig& c, const CellWeights<T>& w, const T* x, const double* h, double* h_out,
               std::vector<double>& z, std::vector<double>& r, std::vector<double>& rh) {
@@ -225,7 +224,7 @@ CellWeights<T> direction_weights(const SequenceDims& s, size_t dir, const T* wei
 }
 
 std::vector<RecurrentActivation> activations_or(const OptionalActivations& given,
-                                                std::vector<RecurrentActivation> fallback) {
+                                                const std::vector<RecurrentActivation>& fallback) {
   return given ? *given : fallback;
 }
 
