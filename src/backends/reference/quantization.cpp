@@ -6,8 +6,8 @@
 //
 // quantizeLinear: q = input / scale in the input's type (float32, or float32 rounded to float16:
 // the emulation's `div`), then roundEven(q) + zeroPoint saturated to the zeroPoint's type, exactly
-// (NaN gives 0, as cast does). dequantizeLinear: (input - zeroPoint) * scale computed exactly in
-// double and rounded once to the scale's type.
+// (NaN gives 0, as cast does). dequantizeLinear: (input - zeroPoint) * scale computed in double
+// and rounded once to the scale's type.
 #include <cmath>
 #include <cstdint>
 #include <limits>
