@@ -137,6 +137,33 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // ---- end of the elementwise cases ----
 
   // ---- cases of the reduction-logical ops ----
+  out("reduce_l1", b.add_operation(OpKind::kReduceL1, {x}, ReduceAttrs{std::vector<uint32_t>{1}, true}));
+  out("reduce_l2", b.add_operation(OpKind::kReduceL2, {x}, ReduceAttrs{std::vector<uint32_t>{}, false}));
+  out("reduce_log_sum", b.add_operation(OpKind::kReduceLogSum, {x}, ReduceAttrs{{}, true}));
+  out("reduce_lse", b.add_operation(OpKind::kReduceLogSumExp, {x}, ReduceAttrs{std::vector<uint32_t>{1, 0}, false}));
+  out("reduce_max", b.add_operation(OpKind::kReduceMax, {x}, ReduceAttrs{std::vector<uint32_t>{0}, true}));
+  out("reduce_min", b.add_operation(OpKind::kReduceMin, {i64}, ReduceAttrs{}, "min of int64"));
+  out("reduce_product", b.add_operation(OpKind::kReduceProduct, {i64}, ReduceAttrs{std::vector<uint32_t>{0}, true}));
+  out("reduce_sum", b.add_operation(OpKind::kReduceSum, {u64}, ReduceAttrs{std::vector<uint32_t>{}, true}));
+  out("reduce_sum_square", b.add_operation(OpKind::kReduceSumSquare, {half}, ReduceAttrs{std::vector<uint32_t>{1}}));
+  out("arg_min", b.add_operation(OpKind::kArgMin, {x}, ArgMinMaxAttrs{1, true, DataType::kInt64}));
+  out("arg_max", b.add_operation(OpKind::kArgMax, {half}, ArgMinMaxAttrs{0, false, DataType::kInt32}));
+  out("cumsum", b.add_operation(OpKind::kCumulativeSum, {x}, CumulativeSumAttrs{1, true, true}));
+  out("cumsum_i64", b.add_operation(OpKind::kCumulativeSum, {i64}, CumulativeSumAttrs{0, false, true}));
+  OperandId eq = 0, gt = 0;
+  for (OpKind k : {OpKind::kEqual, OpKind::kNotEqual, OpKind::kGreater, OpKind::kGreaterOrEqual, OpKind::kLesser,
+                   OpKind::kLesserOrEqual}) {
+    const OperandId r = b.add_operation(k, {x, y}, NoAttrs{}).front();
+    if (k == OpKind::kEqual) eq = r;
+    if (k == OpKind::kGreater) gt = r;
+    out(std::string(op_name(k)), {r});
+  }
+  for (OpKind k : {OpKind::kLogicalAnd, OpKind::kLogicalOr, OpKind::kLogicalXor})
+    out(std::string(op_name(k)), b.add_operation(k, {eq, gt}, NoAttrs{}));
+  out("logical_not", b.add_operation(OpKind::kLogicalNot, {eq}, NoAttrs{}));
+  out("is_nan", b.add_operation(OpKind::kIsNaN, {x}, NoAttrs{}));
+  out("is_infinite", b.add_operation(OpKind::kIsInfinite, {half}, NoAttrs{}));
+  out("where", b.add_operation(OpKind::kWhere, {gt, x, y}, NoAttrs{}, "select"));
 
   // ---- end of the reduction-logical cases ----
 
@@ -149,6 +176,73 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // ---- end of the shape-gather cases ----
 
   // ---- cases of the recurrent-quant ops ----
+  // The weights are reshaped and sliced from the tensors above: operations only, so operand ids
+  // stay in the order a loaded graph gives them. steps 2, batch 1, inputSize 3, hiddenSize 1.
+  auto reshape = [&](OperandId from, std::vector<uint32_t> shape) {
+    return b.add_operation(OpKind::kReshape, {from}, ReshapeAttrs{std::move(shape)}).front();
+  };
+  auto slice = [&](OperandId from, std::vector<uint32_t> starts, std::vector<uint32_t> sizes) {
+    return b.add_operation(OpKind::kSlice, {from}, SliceAttrs{std::move(starts), std::move(sizes), {}}).front();
+  };
+  const OperandId seq_in = reshape(x, {2, 1, 3});
+  const OperandId w33 = slice(m43, {0, 0}, {3, 3});
+  const OperandId gru_w =
+      b.add_operation(OpKind::kConcat, {reshape(w33, {1, 3, 3}), reshape(w33, {1, 3, 3})}, ConcatAttrs{0})
+          .front();                             // [2, 3, 3]
+  const OperandId two = slice(bias, {0}, {2});  // [2]
+  GruAttrs gru;
+  gru.steps = 2;
+  gru.hidden_size = 1;
+  gru.bias = OperandRef{x};            // [2, 3]
+  gru.recurrent_bias = OperandRef{y};  // [2, 3]
+  gru.initial_hidden_state = OperandRef{reshape(two, {2, 1, 1})};
+  gru.reset_after = false;
+  gru.return_sequence = true;
+  gru.direction = RecurrentDirection::kBoth;
+  gru.layout = GruWeightLayout::kRzn;
+  gru.activations = std::vector<RecurrentActivation>{RecurrentActivation::kRelu, RecurrentActivation::kTanh};
+  out("gru", b.add_operation(OpKind::kGru, {seq_in, gru_w, reshape(m32, {2, 3, 1})}, gru, "bidirectional gru"));
+  out("gru_plain",
+      b.add_operation(OpKind::kGru, {seq_in, reshape(w33, {1, 3, 3}), reshape(beta, {1, 3, 1})}, GruAttrs{2, 1}));
+  GruCellAttrs gru_cell;
+  gru_cell.hidden_size = 1;
+  gru_cell.bias = OperandRef{gamma};
+  gru_cell.recurrent_bias = OperandRef{beta};
+  gru_cell.reset_after = false;
+  gru_cell.layout = GruWeightLayout::kRzn;
+  gru_cell.activations = std::vector<RecurrentActivation>{RecurrentActivation::kTanh, RecurrentActivation::kRelu};
+  out("gru_cell", b.add_operation(OpKind::kGruCell, {x, w33, reshape(beta, {3, 1}), reshape(two, {2, 1})}, gru_cell));
+  LstmAttrs lstm;
+  lstm.steps = 2;
+  lstm.hidden_size = 1;
+  lstm.bias = OperandRef{reshape(bias, {1, 4})};
+  lstm.recurrent_bias = OperandRef{reshape(bias, {1, 4})};
+  lstm.peephole_weight = OperandRef{reshape(gamma, {1, 3})};
+  lstm.initial_hidden_state = OperandRef{reshape(slice(bias, {0}, {1}), {1, 1, 1})};
+  lstm.initial_cell_state = OperandRef{reshape(slice(bias, {1}, {1}), {1, 1, 1})};
+  lstm.return_sequence = true;
+  lstm.direction = RecurrentDirection::kBackward;
+  lstm.layout = LstmWeightLayout::kIfgo;
+  lstm.activations = std::vector<RecurrentActivation>{RecurrentActivation::kSigmoid, RecurrentActivation::kRelu,
+                                                      RecurrentActivation::kTanh};
+  out("lstm", b.add_operation(OpKind::kLstm, {seq_in, reshape(m43, {1, 4, 3}), reshape(bias, {1, 4, 1})}, lstm));
+  LstmCellAttrs lstm_cell;
+  lstm_cell.hidden_size = 1;
+  lstm_cell.bias = OperandRef{bias};
+  lstm_cell.recurrent_bias = OperandRef{bias};
+  lstm_cell.peephole_weight = OperandRef{gamma};
+  lstm_cell.layout = LstmWeightLayout::kIfgo;
+  lstm_cell.activations = std::vector<RecurrentActivation>{RecurrentActivation::kRelu, RecurrentActivation::kSigmoid,
+                                                           RecurrentActivation::kTanh};
+  out("lstm_cell",
+      b.add_operation(OpKind::kLstmCell, {x, m43, reshape(bias, {4, 1}), reshape(two, {2, 1}), reshape(two, {2, 1})},
+                      lstm_cell, "cell"));
+  // Per-axis scale [1, 3] and its zero point, made by operations.
+  const OperandId scale = slice(y, {0, 0}, {1, 3});
+  const OperandId zero_point = b.add_operation(OpKind::kCast, {scale}, CastAttrs{DataType::kUint8}).front();
+  const OperandId quantized = b.add_operation(OpKind::kQuantizeLinear, {x, scale, zero_point}, NoAttrs{}).front();
+  out("quantized", {quantized});
+  out("dequantized", b.add_operation(OpKind::kDequantizeLinear, {quantized, scale, zero_point}, NoAttrs{}, "deq"));
 
   // ---- end of the recurrent-quant cases ----
 

@@ -11,15 +11,17 @@
 namespace webnn::testing {
 namespace {
 
-// One operand of a valid call: its tensor-limits row name, its shape, and whether it is a
-// positional input (else an operand-valued option).
+// One operand of a valid call: its tensor-limits row name, its shape, whether it is a
+// positional input (else an operand-valued option), and its data type in the valid call (float32
+// unless the row does not allow it, e.g. the uint8 operands of the logical ops).
 struct Slot {
   std::string row;
   Shape shape;
   bool positional = true;
+  DataType type = DataType::kFloat32;
 };
 
-// A valid float32 call of one op.
+// A valid call of one op, float32 wherever the tensor-limits rows allow it.
 struct Case {
   OpKind kind;
   std::vector<Slot> slots;
@@ -75,6 +77,22 @@ std::vector<Case> all_cases() {
   // ---- end of the elementwise cases ----
 
   // ---- cases of the reduction-logical ops ----
+  for (OpKind k :
+       {OpKind::kReduceL1, OpKind::kReduceL2, OpKind::kReduceLogSum, OpKind::kReduceLogSumExp, OpKind::kReduceMax,
+        OpKind::kReduceMin, OpKind::kReduceProduct, OpKind::kReduceSum, OpKind::kReduceSumSquare})
+    cases.push_back({k, {{"input", {2, 3}}}, [](const auto&) { return ReduceAttrs{std::vector<uint32_t>{1}, true}; }});
+  for (OpKind k : {OpKind::kArgMin, OpKind::kArgMax})
+    cases.push_back({k, {{"input", {2, 3}}}, [](const auto&) { return ArgMinMaxAttrs{1, false, DataType::kInt64}; }});
+  cases.push_back({OpKind::kCumulativeSum, {{"input", {2, 3}}}, [](const auto&) { return CumulativeSumAttrs{1}; }});
+  for (OpKind k : {OpKind::kEqual, OpKind::kNotEqual, OpKind::kGreater, OpKind::kGreaterOrEqual, OpKind::kLesser,
+                   OpKind::kLesserOrEqual})
+    cases.push_back({k, {{"a", {2, 3}}, {"b", {3}}}, none});
+  for (OpKind k : {OpKind::kLogicalAnd, OpKind::kLogicalOr, OpKind::kLogicalXor})
+    cases.push_back({k, {{"a", {2, 3}, true, kU8}, {"b", {3}, true, kU8}}, none});
+  cases.push_back({OpKind::kLogicalNot, {{"a", {2, 3}, true, kU8}}, none});
+  for (OpKind k : {OpKind::kIsNaN, OpKind::kIsInfinite}) cases.push_back({k, {{"a", {2, 3}}}, none});
+  cases.push_back(
+      {OpKind::kWhere, {{"condition", {2, 1}, true, kU8}, {"trueValue", {2, 3}}, {"falseValue", {3}}}, none});
 
   // ---- end of the reduction-logical cases ----
 
@@ -87,6 +105,82 @@ std::vector<Case> all_cases() {
   // ---- end of the shape-gather cases ----
 
   // ---- cases of the recurrent-quant ops ----
+  // steps 2, batch 1, inputSize 3, hiddenSize 1, with every operand-valued option.
+  cases.push_back({OpKind::kGru,
+                   {{"input", {2, 1, 3}},
+                    {"weight", {1, 3, 3}},
+                    {"recurrentWeight", {1, 3, 1}},
+                    {"bias", {1, 3}, false},
+                    {"recurrentBias", {1, 3}, false},
+                    {"initialHiddenState", {1, 1, 1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     GruAttrs a;
+                     a.steps = 2;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.initial_hidden_state = OperandRef{o[2]};
+                     a.return_sequence = true;
+                     return a;
+                   }});
+  cases.push_back({OpKind::kGruCell,
+                   {{"input", {1, 3}},
+                    {"weight", {3, 3}},
+                    {"recurrentWeight", {3, 1}},
+                    {"hiddenState", {1, 1}},
+                    {"bias", {3}, false},
+                    {"recurrentBias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     GruCellAttrs a;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kLstm,
+                   {{"input", {2, 1, 3}},
+                    {"weight", {1, 4, 3}},
+                    {"recurrentWeight", {1, 4, 1}},
+                    {"bias", {1, 4}, false},
+                    {"recurrentBias", {1, 4}, false},
+                    {"peepholeWeight", {1, 3}, false},
+                    {"initialHiddenState", {1, 1, 1}, false},
+                    {"initialCellState", {1, 1, 1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     LstmAttrs a;
+                     a.steps = 2;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.peephole_weight = OperandRef{o[2]};
+                     a.initial_hidden_state = OperandRef{o[3]};
+                     a.initial_cell_state = OperandRef{o[4]};
+                     a.return_sequence = true;
+                     return a;
+                   }});
+  cases.push_back({OpKind::kLstmCell,
+                   {{"input", {1, 3}},
+                    {"weight", {4, 3}},
+                    {"recurrentWeight", {4, 1}},
+                    {"hiddenState", {1, 1}},
+                    {"cellState", {1, 1}},
+                    {"bias", {4}, false},
+                    {"recurrentBias", {4}, false},
+                    {"peepholeWeight", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     LstmCellAttrs a;
+                     a.hidden_size = 1;
+                     a.bias = OperandRef{o[0]};
+                     a.recurrent_bias = OperandRef{o[1]};
+                     a.peephole_weight = OperandRef{o[2]};
+                     return a;
+                   }});
+  // Per-axis scale [1, 3] on a [2, 3] input.
+  cases.push_back(
+      {OpKind::kQuantizeLinear, {{"input", {2, 3}}, {"scale", {1, 3}}, {"zeroPoint", {1, 3}, true, kI8}}, none});
+  cases.push_back({OpKind::kDequantizeLinear,
+                   {{"input", {2, 3}, true, kI8}, {"scale", {1, 3}}, {"zeroPoint", {1, 3}, true, kI8}},
+                   none});
 
   // ---- end of the recurrent-quant cases ----
 
@@ -97,7 +191,7 @@ bool is_output_row(const ops::TensorLimit& row) { return row.operand.rfind("outp
 
 class TensorLimitsTest : public OpsTest {
  protected:
-  // Runs `c` with the given operand types (float32 where absent) and one slot's shape replaced.
+  // Runs `c` with the given operand types (the slot's own where absent) and one slot's shape replaced.
   // Returns true when accepted; a rejection must be a TypeError naming the op.
   bool run(const Case& c, const std::map<std::string, DataType>& types, int reshaped_slot = -1,
            const Shape& new_shape = {}) {
@@ -105,7 +199,7 @@ class TensorLimitsTest : public OpsTest {
     for (size_t i = 0; i < c.slots.size(); ++i) {
       const Slot& slot = c.slots[i];
       auto it = types.find(slot.row);
-      const DataType type = it == types.end() ? kF32 : it->second;
+      const DataType type = it == types.end() ? slot.type : it->second;
       const OperandId id = input(type, static_cast<int>(i) == reshaped_slot ? new_shape : slot.shape);
       (slot.positional ? positional : options).push_back(id);
     }
@@ -150,9 +244,12 @@ TEST_F(TensorLimitsTest, DataTypesFollowTheTable) {
           EXPECT_EQ(run(c, types), row.allowed_types.contains(t)) << to_string(t);
         }
       } else {
-        // Any type other than the referenced operand's (float32 here) is rejected.
+        // Any type other than the referenced operand's is rejected.
+        DataType reference_type = kF32;
+        for (const Slot& s : c.slots)
+          if (s.row == row.same_type_as) reference_type = s.type;
         for (DataType t : kAllDataTypes) {
-          if (t == kF32) continue;
+          if (t == reference_type) continue;
           EXPECT_FALSE(run(c, {{std::string(row.operand), t}})) << to_string(t);
         }
       }
@@ -204,7 +301,7 @@ TEST_F(TensorLimitsTest, RejectedCallsLeaveTheBuilderUnchanged) {
         if (first.min_rank == 0) continue;
         shape = Shape(first.min_rank - 1, 1);
       }
-      (slot.positional ? positional : options).push_back(input(kF32, shape));
+      (slot.positional ? positional : options).push_back(input(slot.type, shape));
     }
     const size_t operands = builder_.graph().operands.size();
     const size_t operations = builder_.graph().operations.size();
