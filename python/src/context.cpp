@@ -85,9 +85,7 @@ py::dict op_support_limits_dict(const MLOpSupportLimits& limits) {
 }
 
 // A file path: str or os.PathLike.
-std::string path_arg(py::handle path) {
-  return py::str(py::module_::import("os").attr("fspath")(path));
-}
+std::string path_arg(py::handle path) { return py::str(py::module_::import("os").attr("fspath")(path)); }
 // An optional path: None or "" means the default.
 std::string optional_path(py::handle path) { return path.is_none() ? std::string() : path_arg(path); }
 
@@ -309,8 +307,8 @@ void bind_context(py::module_& m) {
             py::gil_scoped_release release;
             formats::save_graph(g.ir(), file, options);
           },
-          py::arg("path"), py::kw_only(), py::arg("weights_path") = py::none(),
-          py::arg("manifest_path") = py::none(), py::arg("inline_limit") = 64,
+          py::arg("path"), py::kw_only(), py::arg("weights_path") = py::none(), py::arg("manifest_path") = py::none(),
+          py::arg("inline_limit") = 64,
           "Writes the graph as webnn-graph JSON (path ending in .json) or text (.webnn). Constants of\n"
           "inline_limit bytes or more go to NAME.weights + NAME.manifest.json beside it (or the given\n"
           "paths); smaller ones are written inline.")
