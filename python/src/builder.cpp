@@ -52,6 +52,8 @@ OperandId operand_arg(py::handle v, const FieldTarget& t) {
 
 // builder.<op>(*operands, **arguments): `arguments` holds the required parameters and the options
 // given, by their snake_case names; absent options keep the attribute struct's defaults.
+// Operands are validated before detail::add_operation takes the builder's lock; that cannot race
+// with an operand being added, because every Python call that adds operands holds the GIL.
 py::object add_operation(MLGraphBuilder& builder, size_t kind_index, const py::sequence& operands,
                          const py::dict& arguments) {
   if (kind_index >= kOpKindCount) throw py::value_error("_add_operation: unknown operator");
