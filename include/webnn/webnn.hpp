@@ -193,6 +193,11 @@ class ML {
   static MLContext create_context(const MLContextOptions& options = {});
 };
 
+// ---- Export ----
+// Writes the graph as an ONNX model (opset 17; docs/onnx.md) to `path`, atomically. Throws
+// NotSupportedError naming the op when the graph holds something ONNX cannot express exactly.
+void convert_to_onnx(const MLGraph& graph, const std::string& path);
+
 // ---- MLOperand ----
 class MLOperand {
  public:

@@ -6,6 +6,7 @@
 #include "api/impl.hpp"
 #include "common.hpp"
 #include "formats/formats.hpp"
+#include "formats/onnx_export.hpp"
 
 namespace webnn::python {
 
@@ -434,6 +435,16 @@ void bind_context(py::module_& m) {
             return std::make_shared<PendingRead>(c.read_tensor(tensor), tensor.data_type(), tensor.shape());
           },
           py::arg("tensor"))
+      .def(
+          "convert_to_onnx",
+          [](const MLContext&, const PyGraph& graph, py::handle path) {
+            const std::string file = path_arg(path);
+            py::gil_scoped_release release;
+            formats::export_onnx(graph.ir(), file);
+          },
+          py::arg("graph"), py::arg("path"),
+          "Writes graph as an ONNX model (opset 17, docs/onnx.md) to path. Raises NotSupportedError\n"
+          "naming the op when the graph holds something ONNX cannot express exactly.")
       .def(
           "op_support_limits", [](const MLContext& c) { return op_support_limits_dict(c.op_support_limits()); },
           "The spec's MLOpSupportLimits as a dict with the spec's member names.")

@@ -91,6 +91,9 @@ class MLContext:
     def write_tensor(self, tensor: MLTensor, data: npt.ArrayLike) -> None: ...
     def read_tensor(self, tensor: MLTensor, out: np.ndarray | None = None) -> np.ndarray:
         """The tensor's bytes once the work queued before has run (waits, GIL released)."""
+    def convert_to_onnx(self, graph: MLGraph, path: str | PathLike[str]) -> None:
+        """Writes graph as an ONNX model (opset 17) to path; NotSupportedError names an op ONNX
+        cannot express exactly."""
     def op_support_limits(self) -> dict[str, Any]:
         """The spec's MLOpSupportLimits, with its member names (preferredInputLayout, dataTypes,
         rankRange, per-op members such as "conv2d")."""

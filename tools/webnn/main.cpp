@@ -12,6 +12,7 @@
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
+#include "formats/onnx_export.hpp"
 #include "graph/graph.hpp"
 #include "webnn/webnn.hpp"
 
@@ -162,10 +163,13 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
 int cmd_convert(const std::string& path, const std::string& to, const std::string& out) {
   auto ir = formats::load_graph(path);
   std::string ext = std::filesystem::path(out).extension().string();
-  if ((to == "json" && ext != ".json") || (to == "webnn" && ext != ".webnn"))
+  if (ext != "." + to)
     throw_error(ErrorKind::kTypeError,
                 "convert: --to " + to + " needs an output file ending in ." + to + ", got " + out);
-  formats::save_graph(*ir, out);
+  if (to == "onnx")
+    formats::export_onnx(*ir, out);
+  else
+    formats::save_graph(*ir, out);
   std::cout << path << " -> " << out << "\n";
   return 0;
 }
@@ -245,7 +249,9 @@ int main(int argc, char** argv) {
 
   auto* convert = app.add_subcommand("convert", "convert between graph formats");
   convert->add_option("GRAPH", graph_path)->required();
-  convert->add_option("--to", to, "json or webnn")->required()->check(CLI::IsMember({"json", "webnn"}));
+  convert->add_option("--to", to, "json, webnn or onnx (an ONNX opset 17 model)")
+      ->required()
+      ->check(CLI::IsMember({"json", "webnn", "onnx"}));
   convert->add_option("OUT", out_path, "output file")->required();
 
   auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");

@@ -1,0 +1,73 @@
+"""context.convert_to_onnx(): the ONNX export from Python. The file is what the C++ exporter
+writes (docs/onnx.md); when node and onnxruntime-node are installed (scripts/setup.sh), the model
+also runs in ONNX Runtime through tools/ort/ort_run.mjs and matches context.compute()."""
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+
+import webnn
+from conftest import REPO
+
+ORT_TOOL = REPO / "tools" / "ort" / "ort_run.mjs"
+
+
+def small_graph(context):
+    b = context.create_graph_builder()
+    x = b.input("x", [2, 3])
+    w = b.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+    h = b.input("h", [4], "float16")
+    y = b.relu(b.matmul(x, w))
+    return b.build({"y": y, "h2": b.add(h, h), "flag": b.greater(x, b.constant(np.float32(0.5)))})
+
+
+def ort_available():
+    node = shutil.which("node")
+    return node is not None and (REPO / "tools" / "ort" / "node_modules" / "onnxruntime-node").exists()
+
+
+def test_writes_an_onnx_model(context, tmp_path):
+    graph = small_graph(context)
+    context.convert_to_onnx(graph, tmp_path / "m.onnx")  # os.PathLike
+    context.convert_to_onnx(graph, str(tmp_path / "again.onnx"))
+    data = (tmp_path / "m.onnx").read_bytes()
+    assert data[:2] == b"\x08\x08"  # ModelProto field 1, ir_version = 8
+    assert b"webnn-cpp" in data
+    assert (tmp_path / "again.onnx").read_bytes() == data  # deterministic
+
+
+def test_loaded_graphs_export_too(context, tmp_path):
+    small_graph(context).save(str(tmp_path / "g.webnn"))
+    context.convert_to_onnx(webnn.load(str(tmp_path / "g.webnn")), tmp_path / "m.onnx")
+    assert (tmp_path / "m.onnx").stat().st_size > 0
+
+
+def test_errors(context, tmp_path):
+    graph = small_graph(context)
+    with pytest.raises(webnn.DataError):
+        context.convert_to_onnx(graph, tmp_path / "no" / "such" / "dir" / "m.onnx")
+    b = context.create_graph_builder()
+    x = b.input("x", [2])
+    clash = b.build({"x": b.relu(x)})  # ONNX has one name space for inputs and outputs
+    with pytest.raises(webnn.NotSupportedError, match='output name "x"'):
+        context.convert_to_onnx(clash, tmp_path / "clash.onnx")
+    assert not (tmp_path / "clash.onnx").exists()
+
+
+@pytest.mark.skipif(not ort_available(), reason="node or onnxruntime-node is missing (scripts/setup.sh)")
+def test_runs_in_onnx_runtime_like_the_reference(context, tmp_path):
+    graph = small_graph(context)
+    context.convert_to_onnx(graph, tmp_path / "m.onnx")
+    x = np.array([[0.25, -1.0, 2.0], [0.5, 0.75, -0.5]], np.float32)
+    h = np.array([1.5, -2.0, 0.125, 1000.0], np.float16)
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "h.npy", h)
+    subprocess.run(["node", str(ORT_TOOL), "run", str(tmp_path / "m.onnx"), "--input", f"x={tmp_path / 'x.npy'}",
+                    "--input", f"h={tmp_path / 'h.npy'}", "--output-dir", str(tmp_path / "out")],
+                   check=True, capture_output=True)
+    expected = context.compute(graph, {"x": x, "h": h})
+    for name, value in expected.items():
+        got = np.load(tmp_path / "out" / f"{name}.npy")
+        assert got.dtype == value.dtype and got.shape == value.shape
+        np.testing.assert_allclose(got, value, rtol=1e-6)
