@@ -26,3 +26,23 @@ if ((${#missing[@]})); then
 else
   echo "setup: all dependencies present"
 fi
+
+# The ONNX Runtime peer (tools/ort): Node.js (Debian's nodejs and npm when the machine has none)
+# and onnxruntime-node, pinned by tools/ort/package-lock.json. --ignore-scripts: the package ships
+# its prebuilt libonnxruntime, and its install script would only try to download a GPU build.
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing nodejs npm"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
+fi
+ort_dir="$(cd "$(dirname "$0")/.." && pwd)/tools/ort"
+wanted=$(node -p "require('$ort_dir/package-lock.json').packages['node_modules/onnxruntime-node'].version")
+installed=$(node -p "try { require('$ort_dir/node_modules/onnxruntime-node/package.json').version } catch (e) { '' }")
+if [ "$installed" != "$wanted" ]; then
+  echo "setup: installing onnxruntime-node $wanted into tools/ort/node_modules"
+  (cd "$ort_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+else
+  echo "setup: onnxruntime-node $installed present"
+fi

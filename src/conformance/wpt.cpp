@@ -203,62 +203,65 @@ std::string format_value(double v) {
   return s.str();
 }
 
-CaseResult run_case(const json& test, const std::string& file, MLContext& context) {
-  CaseResult r;
-  r.file = file;
-  r.name = test.value("name", "");
-  PreparedCase c;
+// Reads and builds one case; errors become `rejected`.
+Case load_case(const json& test, const std::string& file) {
+  Case c;
+  c.file = file;
+  c.name = test.value("name", "");
+  auto reject = [&](CaseResult::Status status, const std::string& detail) {
+    c.rejected = CaseResult{c.file, c.op, c.name, status, detail};
+    c.graph = nullptr;
+  };
+  PreparedCase prepared;
   try {
-    c = prepare(test);
-    r.op = c.op;
+    prepared = prepare(test);
+    c.op = prepared.op;
   } catch (const Error& e) {
-    r.op = test.at("graph").at("operators").at(0).value("name", "");
-    r.status = e.kind() == ErrorKind::kNotSupportedError ? CaseResult::Status::kSkipped : CaseResult::Status::kFailed;
-    r.detail = e.message();
-    return r;
+    c.op = test.at("graph").at("operators").at(0).value("name", "");
+    reject(e.kind() == ErrorKind::kNotSupportedError ? CaseResult::Status::kSkipped : CaseResult::Status::kFailed,
+           e.message());
+    return c;
   }
   try {
-    std::shared_ptr<const Graph> ir =
-        formats::parse_graph_json(c.graph_json, formats::no_weights(), file + ": " + r.name);
-    MLGraph graph = context.build_graph(ir);
-    NamedHostTensors outputs = context.compute(graph, c.inputs);
-    for (const auto& [name, expected] : c.expected) {
-      auto it = outputs.find(name);
-      if (it == outputs.end()) {
-        r.status = CaseResult::Status::kFailed;
-        r.detail = "missing output " + name;
-        return r;
-      }
-      if (!(it->second.desc == expected.first)) {
-        r.status = CaseResult::Status::kFailed;
-        r.detail = "output " + name + " is " + it->second.desc.to_string() + ", expected " + expected.first.to_string();
-        return r;
-      }
-      OperandId id = 0;
-      for (const NamedOperand& o : ir->outputs)
-        if (o.name == name) id = o.operand;
-      const Operation* op = producer(*ir, id);
-      Tolerance tol = op ? tolerance_for(*ir, *op, expected.first.data_type) : Tolerance{};
-      if (auto m = compare(expected.first.data_type, expected.second, it->second.data, tol)) {
-        r.status = CaseResult::Status::kFailed;
-        r.detail = "output " + name + "[" + std::to_string(m->index) + "] = " + format_value(m->actual) +
-                   ", expected " + format_value(m->expected) + " (tolerance " + tol.to_string() + ")";
-        return r;
-      }
-    }
+    c.graph = formats::parse_graph_json(prepared.graph_json, formats::no_weights(), file + ": " + c.name);
   } catch (const Error& e) {
-    r.status = CaseResult::Status::kFailed;
-    r.detail = e.what();
-  } catch (const std::exception& e) {
-    r.status = CaseResult::Status::kFailed;
-    r.detail = std::string("unexpected error: ") + e.what();
+    reject(CaseResult::Status::kFailed, e.what());
+    return c;
   }
-  return r;
+  c.inputs = std::move(prepared.inputs);
+  for (auto& [name, expected] : prepared.expected)
+    c.expected[name] = HostTensor{expected.first, std::move(expected.second)};
+  return c;
 }
 
 }  // namespace
 
-std::vector<CaseResult> run_file(const std::string& path, const RunOptions& options) {
+CaseResult check_outputs(const Case& c, const NamedHostTensors& outputs) {
+  CaseResult r{c.file, c.op, c.name, CaseResult::Status::kPassed, ""};
+  auto failed = [&](const std::string& detail) {
+    r.status = CaseResult::Status::kFailed;
+    r.detail = detail;
+    return r;
+  };
+  for (const auto& [name, expected] : c.expected) {
+    auto it = outputs.find(name);
+    if (it == outputs.end()) return failed("missing output " + name);
+    if (!(it->second.desc == expected.desc))
+      return failed("output " + name + " is " + it->second.desc.to_string() + ", expected " +
+                    expected.desc.to_string());
+    OperandId id = 0;
+    for (const NamedOperand& o : c.graph->outputs)
+      if (o.name == name) id = o.operand;
+    const Operation* op = producer(*c.graph, id);
+    Tolerance tol = op ? tolerance_for(*c.graph, *op, expected.desc.data_type) : Tolerance{};
+    if (auto m = compare(expected.desc.data_type, expected.data, it->second.data, tol))
+      return failed("output " + name + "[" + std::to_string(m->index) + "] = " + format_value(m->actual) +
+                    ", expected " + format_value(m->expected) + " (tolerance " + tol.to_string() + ")");
+  }
+  return r;
+}
+
+void for_each_case(const std::string& path, const std::string& filter, const std::function<void(Case&)>& fn) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw_error(ErrorKind::kDataError, path + ": cannot open");
   json doc;
@@ -269,39 +272,63 @@ std::vector<CaseResult> run_file(const std::string& path, const RunOptions& opti
   }
   if (!doc.is_object() || !doc.contains("tests") || !doc["tests"].is_array())
     throw_error(ErrorKind::kDataError, path + ": not a conformance file (no \"tests\" list)");
+  const std::string file = std::filesystem::path(path).filename().string();
+  for (const json& test : doc["tests"]) {
+    if (!filter.empty() && test.value("name", "").find(filter) == std::string::npos) continue;
+    Case c;
+    try {
+      c = load_case(test, file);
+    } catch (const std::exception& e) {
+      c = Case{};
+      c.file = file;
+      c.name = test.value("name", "");
+      c.rejected =
+          CaseResult{file, "", c.name, CaseResult::Status::kFailed, std::string("malformed case: ") + e.what()};
+    }
+    fn(c);
+  }
+}
+
+std::vector<std::string> case_files(const std::string& path) {
+  if (!std::filesystem::is_directory(path)) return {path};
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(path, ec))
+    if (entry.path().extension() == ".json") files.push_back(entry.path().string());
+  if (ec) throw_error(ErrorKind::kDataError, path + ": " + ec.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<CaseResult> run_file(const std::string& path, const RunOptions& options) {
   MLContextOptions context_options;
   context_options.backend = options.backend;
   context_options.num_threads = options.num_threads;
   MLContext context = ML::create_context(context_options);
-  const std::string file = std::filesystem::path(path).filename().string();
   std::vector<CaseResult> results;
-  for (const json& test : doc["tests"]) {
-    if (!options.filter.empty() && test.value("name", "").find(options.filter) == std::string::npos) continue;
-    try {
-      results.push_back(run_case(test, file, context));
-    } catch (const std::exception& e) {
-      CaseResult r;
-      r.file = file;
-      r.name = test.value("name", "");
-      r.status = CaseResult::Status::kFailed;
-      r.detail = std::string("malformed case: ") + e.what();
-      results.push_back(r);
+  for_each_case(path, options.filter, [&](Case& c) {
+    if (c.rejected) {
+      results.push_back(*c.rejected);
+      return;
     }
-  }
+    try {
+      MLGraph graph = context.build_graph(c.graph);
+      results.push_back(check_outputs(c, context.compute(graph, c.inputs)));
+    } catch (const Error& e) {
+      results.push_back({c.file, c.op, c.name, CaseResult::Status::kFailed, e.what()});
+    } catch (const std::exception& e) {
+      results.push_back(
+          {c.file, c.op, c.name, CaseResult::Status::kFailed, std::string("unexpected error: ") + e.what()});
+    }
+  });
   context.destroy();
   return results;
 }
 
 std::vector<CaseResult> run_directory(const std::string& dir, const RunOptions& options) {
-  std::vector<std::filesystem::path> files;
-  std::error_code ec;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-    if (entry.path().extension() == ".json") files.push_back(entry.path());
-  if (ec) throw_error(ErrorKind::kDataError, dir + ": " + ec.message());
-  std::sort(files.begin(), files.end());
   std::vector<CaseResult> results;
-  for (const auto& f : files) {
-    auto r = run_file(f.string(), options);
+  for (const std::string& f : case_files(dir)) {
+    auto r = run_file(f, options);
     results.insert(results.end(), r.begin(), r.end());
   }
   return results;
