@@ -1,6 +1,7 @@
 #include "ops/shape_helpers.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace webnn::ops {
 
@@ -88,6 +89,12 @@ void check_option_list(const Operation& op, const char* name, const std::vector<
     if (nonzero && v == 0)
       throw_error(ErrorKind::kTypeError,
                   op_prefix(op) + ": " + name + " " + list_to_string(list) + " must not contain 0");
+}
+
+void check_finite_option(const Operation& op, const char* name, double value) {
+  if (!std::isfinite(value))
+    throw_error(ErrorKind::kTypeError,
+                op_prefix(op) + ": " + name + " must be a finite number, got " + Number(value).to_string());
 }
 
 std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback) {

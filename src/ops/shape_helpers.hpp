@@ -49,6 +49,10 @@ ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint3
 void check_option_list(const Operation& op, const char* name, const std::vector<uint32_t>& list, size_t size,
                        bool nonzero);
 
+// Throws TypeError unless the option `name` is finite: the spec's `double` dictionary members are
+// WebIDL restricted doubles, which reject NaN and +-Infinity ("elu: alpha must be a finite number").
+void check_finite_option(const Operation& op, const char* name, double value);
+
 // An OptionalDims with the spec's default filled in when absent.
 std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback);
 

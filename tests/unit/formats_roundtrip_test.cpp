@@ -133,6 +133,18 @@ std::shared_ptr<const Graph> all_ops_graph() {
   out("slice", b.add_operation(OpKind::kSlice, {x}, SliceAttrs{{0, 1}, {2, 2}, std::vector<uint32_t>{1, 2}}));
 
   // ---- cases of the elementwise ops ----
+  for (OpKind k : {OpKind::kCeil, OpKind::kCos, OpKind::kFloor, OpKind::kLog, OpKind::kReciprocal, OpKind::kRoundEven,
+                   OpKind::kSin, OpKind::kTan, OpKind::kHardSwish, OpKind::kSoftplus, OpKind::kSoftsign})
+    out(std::string(op_name(k)), b.add_operation(k, {x}, NoAttrs{}));
+  out("abs", b.add_operation(OpKind::kAbs, {i64}, NoAttrs{}, "abs of int64"));
+  out("neg", b.add_operation(OpKind::kNeg, {half}, NoAttrs{}));
+  out("sign", b.add_operation(OpKind::kSign, {x}, NoAttrs{}));
+  out("identity", b.add_operation(OpKind::kIdentity, {u64}, NoAttrs{}));
+  out("elu", b.add_operation(OpKind::kElu, {x}, EluAttrs{0.75}));
+  out("hard_sigmoid", b.add_operation(OpKind::kHardSigmoid, {half}, HardSigmoidAttrs{-0.125, 0.375}));
+  out("leaky_relu", b.add_operation(OpKind::kLeakyRelu, {x}, LeakyReluAttrs{1e-3}, "leaky"));
+  out("linear", b.add_operation(OpKind::kLinear, {x}, LinearAttrs{-7.398793812746618, 1e300}));
+  out("prelu", b.add_operation(OpKind::kPrelu, {x, beta}, NoAttrs{}));
 
   // ---- end of the elementwise cases ----
 

@@ -73,6 +73,15 @@ std::vector<Case> all_cases() {
   cases.push_back({OpKind::kSlice, {{"input", {4}}}, [](const auto&) { return SliceAttrs{{0}, {2}, {}}; }});
 
   // ---- cases of the elementwise ops ----
+  for (OpKind k : {OpKind::kAbs, OpKind::kCeil, OpKind::kCos, OpKind::kFloor, OpKind::kIdentity, OpKind::kLog,
+                   OpKind::kNeg, OpKind::kReciprocal, OpKind::kRoundEven, OpKind::kSin, OpKind::kSign, OpKind::kTan,
+                   OpKind::kHardSwish, OpKind::kSoftplus, OpKind::kSoftsign})
+    cases.push_back({k, {{"input", {2, 3}}}, none});
+  cases.push_back({OpKind::kElu, {{"input", {2, 3}}}, [](const auto&) { return EluAttrs{0.5}; }});
+  cases.push_back({OpKind::kHardSigmoid, {{"input", {2, 3}}}, [](const auto&) { return HardSigmoidAttrs{0.1, 0.4}; }});
+  cases.push_back({OpKind::kLeakyRelu, {{"input", {2, 3}}}, [](const auto&) { return LeakyReluAttrs{0.2}; }});
+  cases.push_back({OpKind::kLinear, {{"input", {2, 3}}}, [](const auto&) { return LinearAttrs{2.0, -1.0}; }});
+  cases.push_back({OpKind::kPrelu, {{"input", {2, 3}}, {"slope", {3}}}, none});
 
   // ---- end of the elementwise cases ----
 
