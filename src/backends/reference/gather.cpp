@@ -122,7 +122,7 @@ Kernel scatter_elements_kernel(const Graph& graph, const Operation& op) {
   const size_t size = element_size(in.data_type);
   const size_t bytes = *in.byte_length();
   return [=](Values v) {
-    std::memcpy(v[out_id], v[in_id], bytes);
+    if (v[out_id] != v[in_id]) std::memcpy(v[out_id], v[in_id], bytes);
     visit_bits(size, [&]<class U>() {
       const I* indices = typed<I>(v[idx_id]);
       const U* updates = typed<U>(v[upd_id]);
@@ -186,7 +186,7 @@ Kernel scatter_nd_kernel(const Graph& graph, const Operation& op) {
   const NdPlan plan = nd_plan(in, graph.desc(idx_id).shape);
   const size_t bytes = *in.byte_length();
   return [=](Values v) {
-    std::memcpy(v[out_id], v[in_id], bytes);
+    if (v[out_id] != v[in_id]) std::memcpy(v[out_id], v[in_id], bytes);
     const I* indices = typed<I>(v[idx_id]);
     for (size_t t = 0; t < plan.tuples; ++t)
       std::memcpy(v[out_id] + plan.slice_offset(indices, t), v[upd_id] + t * plan.slice_bytes, plan.slice_bytes);

@@ -7,11 +7,9 @@
 // These never look at values, only move bytes, so they work on every data type by element size
 // and are bit-exact (NaN payloads, -0). pad's constant is the MLNumber cast to the input's type;
 // triangular's zero is the all-zero bit pattern, which is +0 or 0 in every type.
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -36,22 +34,51 @@ void gather_strided(const std::byte* src, size_t src_base, const std::vector<siz
   });
 }
 
-// Where each output coordinate of one dimension reads from: the input element offset it
-// contributes (coordinate * input stride), or kOutside for padding.
-constexpr size_t kOutside = std::numeric_limits<size_t>::max();
-using AxisMap = std::vector<size_t>;
+// How output coordinate c of one dimension maps to an input coordinate x, for pad and tile: the
+// input spans [begin, begin + size) of the output (begin = 0 for tile). Outside that span,
+// "constant" has no source (the fill), "edge" repeats the nearest edge element, "reflection"
+// mirrors about the edge element (x -> -x, x -> 2(size - 1) - x; the builder keeps the padding
+// below size, so one reflection lands inside) and tile wraps (c mod size). Computed per element
+// rather than tabulated, so memory stays O(rank) however large the output.
+struct AxisMap {
+  enum class Rule : uint8_t { kConstant, kEdge, kReflection, kTile };
+  Rule rule;
+  int64_t begin;     // output coordinate of input coordinate 0
+  int64_t size;      // input size
+  int64_t out_size;  // output size
+  int64_t stride;    // input stride in elements
 
-// dst (row-major over the maps' sizes) gets, per element, src at the sum of its coordinates'
-// offsets, or `fill` where any coordinate is kOutside.
+  // The input coordinate c reads, or -1 for the fill.
+  int64_t source(int64_t c) const {
+    if (rule == Rule::kTile) return c % size;
+    const int64_t x = c - begin;
+    if (x >= 0 && x < size) return x;
+    switch (rule) {
+      case Rule::kEdge:
+        return x < 0 ? 0 : size - 1;
+      case Rule::kReflection:
+        return x < 0 ? -x : 2 * (size - 1) - x;
+      default:
+        return -1;
+    }
+  }
+};
+
+// dst (row-major over the maps' output sizes) gets, per element, the input element its
+// coordinates map to, or `fill` where any coordinate has no source.
 template <class U>
 void copy_mapped(const U* src, const std::vector<AxisMap>& maps, U fill, U* dst) {
   size_t out = 0;
-  auto walk = [&](auto& self, size_t d, size_t offset, bool outside) -> void {
+  auto walk = [&](auto& self, size_t d, int64_t offset, bool outside) -> void {
     if (d == maps.size()) {
       dst[out++] = outside ? fill : src[offset];
       return;
     }
-    for (size_t m : maps[d]) self(self, d + 1, m == kOutside ? offset : offset + m, outside || m == kOutside);
+    const AxisMap& m = maps[d];
+    for (int64_t c = 0; c < m.out_size; ++c) {
+      const int64_t x = m.source(c);
+      self(self, d + 1, x < 0 ? offset : offset + x * m.stride, outside || x < 0);
+    }
   };
   walk(walk, 0, 0, false);
 }
@@ -206,50 +233,36 @@ Kernel reverse_kernel(const Graph& graph, const Operation& op) {
   return [=](Values v) { gather_strided(v[in_id], base, src_strides, shape, size, v[out_id]); };
 }
 
-// Output coordinate c of dimension d reads input coordinate x = c - beginningPadding[d] when it
-// lies inside [0, n); outside, "constant" writes the value, "edge" repeats the nearest edge
-// element and "reflection" mirrors about the edge element (x -> -x, x -> 2(n - 1) - x; the
-// builder keeps the padding below n, so one reflection lands inside).
+// pad: input coordinate x sits at output coordinate x + beginningPadding (AxisMap gives the
+// modes); the constant is the value cast to the input's data type.
 Kernel pad_kernel(const Graph& graph, const Operation& op) {
   const auto& attrs = std::get<PadAttrs>(op.attrs);
   const OperandDescriptor& in = graph.desc(op.inputs.at(0));
   const std::vector<size_t> in_strides = strides_of(in.shape);
-  std::vector<AxisMap> maps(in.rank());
+  AxisMap::Rule rule = AxisMap::Rule::kConstant;
+  if (attrs.mode == PaddingMode::kEdge) rule = AxisMap::Rule::kEdge;
+  if (attrs.mode == PaddingMode::kReflection) rule = AxisMap::Rule::kReflection;
+  std::vector<AxisMap> maps;
   for (size_t d = 0; d < in.rank(); ++d) {
-    const int64_t n = in.shape[d];
-    const int64_t begin = attrs.beginning_padding.at(d), end = attrs.ending_padding.at(d);
-    for (int64_t c = 0; c < begin + n + end; ++c) {
-      int64_t x = c - begin;
-      if (x < 0 || x >= n) {
-        switch (attrs.mode) {
-          case PaddingMode::kConstant:
-            x = -1;
-            break;
-          case PaddingMode::kEdge:
-            x = std::clamp<int64_t>(x, 0, n - 1);
-            break;
-          case PaddingMode::kReflection:
-            x = x < 0 ? -x : 2 * (n - 1) - x;
-            break;
-        }
-      }
-      maps[d].push_back(x < 0 ? kOutside : static_cast<size_t>(x) * in_strides[d]);
-    }
+    const int64_t begin = attrs.beginning_padding.at(d), size = in.shape[d];
+    maps.push_back({rule, begin, size, begin + size + attrs.ending_padding.at(d), static_cast<int64_t>(in_strides[d])});
   }
   std::byte value[8] = {};
   ops::store_number(attrs.value, in.data_type, value);
   return mapped_kernel(graph, op, std::move(maps), value);
 }
 
-// Output coordinate c of dimension d reads input coordinate c mod n.
+// tile: output coordinate c reads input coordinate c mod size.
 Kernel tile_kernel(const Graph& graph, const Operation& op) {
   const auto& attrs = std::get<TileAttrs>(op.attrs);
   const OperandDescriptor& in = graph.desc(op.inputs.at(0));
   const std::vector<size_t> in_strides = strides_of(in.shape);
-  std::vector<AxisMap> maps(in.rank());
-  for (size_t d = 0; d < in.rank(); ++d)
-    for (size_t c = 0; c < size_t{in.shape[d]} * attrs.repetitions.at(d); ++c)
-      maps[d].push_back(c % in.shape[d] * in_strides[d]);
+  std::vector<AxisMap> maps;
+  for (size_t d = 0; d < in.rank(); ++d) {
+    const int64_t size = in.shape[d];
+    maps.push_back(
+        {AxisMap::Rule::kTile, 0, size, size * attrs.repetitions.at(d), static_cast<int64_t>(in_strides[d])});
+  }
   return mapped_kernel(graph, op, std::move(maps), nullptr);
 }
 
