@@ -172,6 +172,27 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // ---- end of the conv-norm-resample cases ----
 
   // ---- cases of the shape-gather ops ----
+  // Index operands come from i64 ([4]) through operations, so operand ids keep the loaded order.
+  out("expand", b.add_operation(OpKind::kExpand, {gamma}, ExpandAttrs{{2, 3}}));
+  out("pad", b.add_operation(OpKind::kPad, {x}, PadAttrs{{1, 0}, {0, 2}, PaddingMode::kReflection, 0.0}));
+  out("pad_edge", b.add_operation(OpKind::kPad, {half}, PadAttrs{{0, 1}, {1, 0}, PaddingMode::kEdge, 0.0}));
+  out("pad_value", b.add_operation(OpKind::kPad, {i64},
+                                   PadAttrs{{1}, {2}, PaddingMode::kConstant, Number::from_int64(-9007199254740995)}));
+  out("pad_f", b.add_operation(OpKind::kPad, {x}, PadAttrs{{0, 0}, {1, 1}, PaddingMode::kConstant, Number(-1.5)}));
+  out("reverse", b.add_operation(OpKind::kReverse, {x}, ReverseAttrs{std::vector<uint32_t>{1}}));
+  out("reverse_none", b.add_operation(OpKind::kReverse, {x}, ReverseAttrs{std::vector<uint32_t>{}}));
+  out("reverse_all", b.add_operation(OpKind::kReverse, {u64}, ReverseAttrs{}));
+  out("tile", b.add_operation(OpKind::kTile, {x}, TileAttrs{{2, 1}}));
+  out("triangular", b.add_operation(OpKind::kTriangular, {x}, TriangularAttrs{false, -1}));
+  out("triangular_up", b.add_operation(OpKind::kTriangular, {half}, TriangularAttrs{true, 2}));
+  out("gather", b.add_operation(OpKind::kGather, {x, i64}, GatherAttrs{1}, "take"));
+  out("gather_elements", b.add_operation(OpKind::kGatherElements, {bias, i64}, GatherAttrs{0}));
+  const OperandId pairs = b.add_operation(OpKind::kReshape, {i64}, ReshapeAttrs{{2, 2}}).front();
+  out("gather_nd", b.add_operation(OpKind::kGatherNd, {m43, pairs}, NoAttrs{}));
+  const OperandId idx23 = b.add_operation(OpKind::kCast, {x}, CastAttrs{DataType::kInt32}).front();
+  out("scatter_elements", b.add_operation(OpKind::kScatterElements, {x, idx23, y}, ScatterAttrs{1}));
+  const OperandId rows = b.add_operation(OpKind::kReshape, {i64}, ReshapeAttrs{{4, 1}}).front();
+  out("scatter_nd", b.add_operation(OpKind::kScatterNd, {m43, rows, m43}, NoAttrs{}));
 
   // ---- end of the shape-gather cases ----
 

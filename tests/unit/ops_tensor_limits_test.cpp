@@ -101,6 +101,24 @@ std::vector<Case> all_cases() {
   // ---- end of the conv-norm-resample cases ----
 
   // ---- cases of the shape-gather ops ----
+  cases.push_back({OpKind::kExpand, {{"input", {2, 1}}}, [](const auto&) { return ExpandAttrs{{2, 3}}; }});
+  cases.push_back({OpKind::kPad, {{"input", {2, 3}}}, [](const auto&) {
+                     return PadAttrs{{1, 0}, {0, 2}, PaddingMode::kReflection, 0.0};
+                   }});
+  cases.push_back(
+      {OpKind::kReverse, {{"input", {2, 3}}}, [](const auto&) { return ReverseAttrs{std::vector<uint32_t>{1}}; }});
+  cases.push_back({OpKind::kTile, {{"input", {2, 3}}}, [](const auto&) { return TileAttrs{{2, 1}}; }});
+  cases.push_back({OpKind::kTriangular, {{"input", {2, 3}}}, [](const auto&) { return TriangularAttrs{false, -1}; }});
+  cases.push_back(
+      {OpKind::kGather, {{"input", {4, 3}}, {"indices", {2}, true, kI32}}, [](const auto&) { return GatherAttrs{1}; }});
+  cases.push_back({OpKind::kGatherElements, {{"input", {4, 3}}, {"indices", {2, 3}, true, kI32}}, [](const auto&) {
+                     return GatherAttrs{0};
+                   }});
+  cases.push_back({OpKind::kGatherNd, {{"input", {2, 2}}, {"indices", {3, 2}, true, kI32}}, none});
+  cases.push_back({OpKind::kScatterElements,
+                   {{"input", {4, 3}}, {"indices", {4, 1}, true, kI32}, {"updates", {4, 1}}},
+                   [](const auto&) { return ScatterAttrs{1}; }});
+  cases.push_back({OpKind::kScatterNd, {{"input", {8}}, {"indices", {4, 1}, true, kI32}, {"updates", {4}}}, none});
 
   // ---- end of the shape-gather cases ----
 

@@ -58,6 +58,22 @@ inline const T* typed(const std::byte* p) {
   return reinterpret_cast<const T*>(p);
 }
 
+// Calls fn.template operator()<U>() with U the unsigned integer of `element_bytes` bytes (1, 2, 4
+// or 8): data movement copies elements by their bits, so NaN payloads, -0 and float16 survive.
+template <class Fn>
+decltype(auto) visit_bits(size_t element_bytes, Fn&& fn) {
+  switch (element_bytes) {
+    case 1:
+      return fn.template operator()<uint8_t>();
+    case 2:
+      return fn.template operator()<uint16_t>();
+    case 4:
+      return fn.template operator()<uint32_t>();
+    default:
+      return fn.template operator()<uint64_t>();
+  }
+}
+
 inline size_t element_count(const Shape& shape) {
   size_t n = 1;
   for (uint32_t d : shape) n *= d;
