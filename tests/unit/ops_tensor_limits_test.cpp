@@ -97,7 +97,33 @@ std::vector<Case> all_cases() {
   // ---- end of the reduction-logical cases ----
 
   // ---- cases of the conv-norm-resample ops ----
-
+  cases.push_back({OpKind::kConvTranspose2d,
+                   {{"input", {1, 1, 3, 3}}, {"filter", {1, 1, 3, 3}}, {"bias", {1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     ConvTranspose2dAttrs a;
+                     a.bias = OperandRef{o[0]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kL2Pool2d, {{"input", {1, 1, 4, 4}}}, [](const auto&) { return Pool2dAttrs{}; }});
+  cases.push_back({OpKind::kResample2d, {{"input", {1, 1, 2, 2}}}, [](const auto&) {
+                     return Resample2dAttrs{InterpolationMode::kLinear, std::vector<float>{2.0f, 2.0f}, {}, {}};
+                   }});
+  cases.push_back({OpKind::kBatchNormalization,
+                   {{"input", {2, 3}}, {"mean", {3}}, {"variance", {3}}, {"scale", {3}, false}, {"bias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     BatchNormalizationAttrs a;
+                     a.scale = OperandRef{o[0]};
+                     a.bias = OperandRef{o[1]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kInstanceNormalization,
+                   {{"input", {1, 3, 2, 2}}, {"scale", {3}, false}, {"bias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     InstanceNormalizationAttrs a;
+                     a.scale = OperandRef{o[0]};
+                     a.bias = OperandRef{o[1]};
+                     return a;
+                   }});
   // ---- end of the conv-norm-resample cases ----
 
   // ---- cases of the shape-gather ops ----

@@ -12,6 +12,7 @@
 #include "core/dispatch.hpp"
 #include "core/float16.hpp"
 #include "graph/graph.hpp"
+#include "ops/number_cast.hpp"
 #include "webnn/types.hpp"
 
 namespace webnn::reference {
@@ -43,6 +44,17 @@ inline T store(Compute<T> v) {
     return Float16(v);
   } else {
     return v;
+  }
+}
+
+// A result computed in double rounded once to the float storage type T (float16 straight from
+// the double, never through float32, which could round twice).
+template <class T>
+inline T round_from_double(double v) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return ops::cast_to_float16(Number(v));
+  } else {
+    return static_cast<T>(v);
   }
 }
 
