@@ -45,6 +45,13 @@ struct ConvOutputSize {
 ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
                                 uint32_t ending_padding, uint32_t stride, uint32_t dilation);
 
+// spec: #mlgraphbuilder-calculate-convtranspose-output-size —
+// (inputSize - 1) * stride + (filterSize - 1) * dilation + 1 - beginningPadding - endingPadding,
+// exact; zero or negative when the padding crops more than there is. Clamped to 2^62 (far beyond
+// any valid dimension, and leaving room to add a stride or an output padding).
+int64_t conv_transpose_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
+                                   uint32_t ending_padding, uint32_t stride, uint32_t dilation);
+
 // Throws TypeError unless `list` (the option `name`) has `size` values, none 0 when `nonzero`.
 void check_option_list(const Operation& op, const char* name, const std::vector<uint32_t>& list, size_t size,
                        bool nonzero);

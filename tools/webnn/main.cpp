@@ -1,6 +1,8 @@
 // webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
 // "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -156,6 +158,9 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   mean /= double(times.size());
   double p50 = times.size() % 2 ? times[times.size() / 2] : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
   std::printf("p50_ms=%.3f mean_ms=%.3f min_ms=%.3f\n", p50, mean, times.front());
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("peak_rss_mb=%.1f\n", double(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KiB on Linux
   return 0;
 }
 

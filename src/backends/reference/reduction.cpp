@@ -23,6 +23,7 @@
 
 #include "backends/reference/kernel_util.hpp"
 #include "backends/reference/kernels.hpp"
+#include "ops/number_cast.hpp"
 
 namespace webnn::reference {
 
