@@ -94,13 +94,13 @@ INSTANTIATE_TEST_SUITE_P(
                   {2.5f, 0.0f, -0.0f, -1e-45f, 3.4028235e+38f, -3.4028235e+38f, kInf, -kInf, kNaN},
                   {-2.5f, -0.0f, 0.0f, 5.960464477539063e-08f, -65504.0f, 65504.0f, -kInf, kInf, kNaN},
                   {2.5f, 0.0f, -0.0f, -5.960464477539063e-08f, 65504.0f, -65504.0f, kInf, -kInf, kNaN}},
-        // sign: the smallest subnormals are nonzero; -0 gives +0; NaN gives NaN (our choice).
+        // sign: the smallest subnormals are nonzero; -0 gives +0; NaN gives 0 (the spec: "0 otherwise").
         UnaryCase{OpKind::kSign,
                   {-2.5f, -0.0f, 0.0f, 1e-45f, -1e-45f, -3.4028235e+38f, 3.4028235e+38f, -kInf, kInf, kNaN},
-                  {-1.0f, 0.0f, 0.0f, 1.0f, -1.0f, -1.0f, 1.0f, -1.0f, 1.0f, kNaN},
+                  {-1.0f, 0.0f, 0.0f, 1.0f, -1.0f, -1.0f, 1.0f, -1.0f, 1.0f, 0.0f},
                   {-2.5f, -0.0f, 0.0f, 5.960464477539063e-08f, -5.960464477539063e-08f, -65504.0f, 65504.0f, -kInf,
                    kInf, kNaN},
-                  {-1.0f, 0.0f, 0.0f, 1.0f, -1.0f, -1.0f, 1.0f, -1.0f, 1.0f, kNaN}},
+                  {-1.0f, 0.0f, 0.0f, 1.0f, -1.0f, -1.0f, 1.0f, -1.0f, 1.0f, 0.0f}},
         // ceil(-0.5) = -0; 8388607.5 is the largest float32 with a fraction.
         UnaryCase{OpKind::kCeil,
                   {-2.5f, -1.5f, -0.5f, -0.25f, -0.0f, 0.0f, 0.25f, 0.5f, 1.5f, 2.0f, 8388607.5f, -8388607.5f,

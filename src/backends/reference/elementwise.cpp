@@ -242,10 +242,8 @@ double round_half_even(double x) {
 }
 
 // sign: -1, 0 or 1; -0 gives +0 (the spec's "0 otherwise"); NaN gives NaN (see docs/operators.md).
-double sign_of(double x) {
-  if (std::isnan(x)) return x;
-  return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0);
-}
+// spec: "1 if > 0, -1 if < 0, and 0 otherwise": NaN and -0 give +0.
+double sign_of(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
 
 // ln(1 + exp(x)) without overflow: for x > 0 it is x + ln(1 + exp(-x)), so softplus(1000) = 1000.
 double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
