@@ -11,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "backends/backend.hpp"
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
@@ -253,6 +254,8 @@ int main(int argc, char** argv) {
   convert->add_option("--to", to, "json or webnn")->required()->check(CLI::IsMember({"json", "webnn"}));
   convert->add_option("OUT", out_path, "output file")->required();
 
+  auto* backends = app.add_subcommand("backends", "list the backends built in, best first");
+
   auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");
   conf->add_option("DIR", graph_path, "directory of *.json cases, or one file")->required();
   conf->add_option("--filter", filter, "only cases whose name contains this");
@@ -267,6 +270,10 @@ int main(int argc, char** argv) {
     if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, common);
     if (*convert) return cmd_convert(graph_path, to, out_path);
     if (*conf) return cmd_conformance(graph_path, common, filter, verbose);
+    if (*backends) {
+      for (const Backend* backend : available_backends()) std::cout << backend->name() << "\n";
+      return 0;
+    }
   } catch (const webnn::Error& e) {
     std::cerr << "webnn: " << e.what() << "\n";
     return 2;
