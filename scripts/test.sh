@@ -16,7 +16,7 @@ echo "== python: pip install into a fresh virtual environment"
 tests/python/check_pip_install.sh . build/pip-install-check
 shared=../shared
 if [ -d "$shared/wpt/conformance" ]; then
-  for backend in reference; do
+  for backend in $(build/webnn backends); do
     echo "== conformance ($backend): $shared/wpt/conformance"
     build/webnn conformance "$shared/wpt/conformance" --backend "$backend"
   done

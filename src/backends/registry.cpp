@@ -4,6 +4,9 @@
 
 #include "backends/backend.hpp"
 #include "backends/reference/reference_backend.hpp"
+#ifdef WEBNN_HAVE_ONEDNN
+#include "backends/onednn/onednn_backend.hpp"
+#endif
 
 namespace webnn {
 
@@ -12,7 +15,9 @@ namespace {
 using BackendGetter = const Backend& (*)();
 
 constexpr BackendGetter kBackends[] = {
-    // e.g. &onednn::onednn_backend,  (behind #ifdef WEBNN_HAVE_ONEDNN)
+#ifdef WEBNN_HAVE_ONEDNN
+    &onednn::onednn_backend,
+#endif
     &reference::reference_backend,
 };
 

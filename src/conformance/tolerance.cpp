@@ -145,12 +145,8 @@ Tolerance tolerance_for(const Graph& graph, const Operation& op, DataType type) 
     }
     case OpKind::kConvTranspose2d: {
       const auto& a = std::get<ConvTranspose2dAttrs>(op.attrs);
-      const Shape& f = in_shape(1);
-      // Filter height and width by layout: iohw [I, O/g, H, W], hwoi [H, W, O/g, I], ohwi [O/g, H, W, I].
-      const double hw = a.filter_layout == ConvTranspose2dFilterLayout::kIohw   ? double(f[2]) * f[3]
-                        : a.filter_layout == ConvTranspose2dFilterLayout::kHwoi ? double(f[0]) * f[1]
-                                                                                : double(f[1]) * f[2];
-      return ulp(2.0 * hw * (image_dims(in_shape(0), a.input_layout).channels / a.groups));
+      const FilterDims f = filter_dims(in_shape(1), a.filter_layout);
+      return ulp(2.0 * f.height * f.width * (image_dims(in_shape(0), a.input_layout).channels / a.groups));
     }
     case OpKind::kMatmul:
       return ulp(2.0 * in_shape(0).back());

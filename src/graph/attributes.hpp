@@ -138,6 +138,20 @@ inline FilterDims filter_dims(const std::vector<uint32_t>& f, Conv2dFilterLayout
   }
   return {f[0], f[1], f[2], f[3]};
 }
+// The same for a convTranspose2d filter (spec: MLConvTranspose2dFilterOperandLayout). Its own
+// sizes: output_channels is the spec's filterOutputChannels (outputChannels / groups) and
+// input_channels the whole input's channels.
+inline FilterDims filter_dims(const std::vector<uint32_t>& f, ConvTranspose2dFilterLayout layout) {
+  switch (layout) {
+    case ConvTranspose2dFilterLayout::kIohw:
+      return {f[1], f[0], f[2], f[3]};
+    case ConvTranspose2dFilterLayout::kHwoi:
+      return {f[2], f[3], f[0], f[1]};
+    case ConvTranspose2dFilterLayout::kOhwi:
+      return {f[0], f[3], f[1], f[2]};
+  }
+  return {f[1], f[0], f[2], f[3]};
+}
 
 // split()'s `splits`: a number of equal parts, or the list of part sizes.
 using SplitSpec = std::variant<uint32_t, std::vector<uint32_t>>;

@@ -22,12 +22,40 @@ OperandDescriptor infer_binary(const Graph& graph, const Operation& op) {
 }
 
 // spec: #mlgraphbuilder-element-wise-unary-op, and the single-input activations (relu, sigmoid,
-// tanh, gelu): the output copies the input's descriptor.
+// tanh, gelu, hardSwish, softplus, softsign): the output copies the input's descriptor. The data
+// types each op allows (the spec's allowedDataTypes) are its tensor-limits row; identity's row
+// allows every type.
 OperandDescriptor infer_unary(const Graph& graph, const Operation& op) {
   expect_input_count(op, 1);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
   return input;
+}
+
+// spec: #api-mlgraphbuilder-elu, #api-mlgraphbuilder-hard-sigmoid, #api-mlgraphbuilder-leakyrelu,
+// #api-mlgraphbuilder-linear. The options (alpha, beta) are `double` members, WebIDL restricted
+// doubles: NaN and infinities are a TypeError. The algorithms then cast them to the input's data
+// type, which cannot fail (a float16 cast may overflow to +-Infinity); the kernels do that cast.
+template <class A>
+OperandDescriptor infer_scalar_activation(const Graph& graph, const Operation& op) {
+  OperandDescriptor out = infer_unary(graph, op);
+  A::fields(std::get<A>(op.attrs), [&](const char* name, double value) { check_finite_option(op, name, value); });
+  return out;
+}
+
+// spec: #api-mlgraphbuilder-prelu — slope has the input's data type, the two shapes broadcast
+// bidirectionally (slope first, as the algorithm writes it) and the output has the input's data
+// type and the broadcast shape.
+OperandDescriptor infer_prelu(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 2);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const OperandDescriptor& slope = input_desc(graph, op, 1);
+  check_tensor_limit(op.kind, "input", input);
+  check_tensor_limit(op.kind, "slope", slope, &input);
+  auto shape = broadcast_bidirectional(slope.shape, input.shape);
+  type_error_if(!shape, op_prefix(op) + ": slope shape " + shape_to_string(slope.shape) + " and input shape " +
+                            shape_to_string(input.shape) + " are not bidirectionally broadcastable");
+  return {input.data_type, std::move(*shape)};
 }
 
 // spec: #api-mlgraphbuilder-clamp
@@ -65,14 +93,39 @@ std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, const Opera
     case OpKind::kMin:
     case OpKind::kPow:
       return {infer_binary(graph, op)};
+    case OpKind::kAbs:
+    case OpKind::kCeil:
+    case OpKind::kCos:
     case OpKind::kErf:
     case OpKind::kExp:
+    case OpKind::kFloor:
+    case OpKind::kIdentity:
+    case OpKind::kLog:
+    case OpKind::kNeg:
+    case OpKind::kReciprocal:
+    case OpKind::kRoundEven:
+    case OpKind::kSin:
+    case OpKind::kSign:
     case OpKind::kSqrt:
+    case OpKind::kTan:
     case OpKind::kRelu:
     case OpKind::kSigmoid:
     case OpKind::kTanh:
     case OpKind::kGelu:
+    case OpKind::kHardSwish:
+    case OpKind::kSoftplus:
+    case OpKind::kSoftsign:
       return {infer_unary(graph, op)};
+    case OpKind::kElu:
+      return {infer_scalar_activation<EluAttrs>(graph, op)};
+    case OpKind::kHardSigmoid:
+      return {infer_scalar_activation<HardSigmoidAttrs>(graph, op)};
+    case OpKind::kLeakyRelu:
+      return {infer_scalar_activation<LeakyReluAttrs>(graph, op)};
+    case OpKind::kLinear:
+      return {infer_scalar_activation<LinearAttrs>(graph, op)};
+    case OpKind::kPrelu:
+      return {infer_prelu(graph, op)};
     case OpKind::kClamp:
       return {infer_clamp(graph, op)};
     case OpKind::kCast:

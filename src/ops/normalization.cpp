@@ -1,4 +1,5 @@
-// layerNormalization and softmax validation and output shape.
+// batchNormalization, instanceNormalization, layerNormalization and softmax validation and output
+// shape.
 #include "ops/families.hpp"
 #include "ops/ops.hpp"
 #include "ops/shape_helpers.hpp"
@@ -6,6 +7,46 @@
 namespace webnn::ops {
 
 namespace {
+
+// Checks an optional 1-D per-channel operand (`name`: "mean", "scale", ...) of a normalization
+// against its tensor-limits row and the shape « channels », where channels is the input's size
+// along `axis`.
+void check_channel_param(const Graph& graph, const Operation& op, const OperandDescriptor& input,
+                         const std::optional<OperandRef>& ref, const char* name, uint32_t axis) {
+  if (!ref) return;
+  const OperandDescriptor& param = graph.desc(ref->id);
+  check_tensor_limit(op.kind, name, param, &input);
+  type_error_if(param.shape != Shape{input.shape[axis]},
+                op_prefix(op) + ": " + name + " shape " + shape_to_string(param.shape) + " must be [" +
+                    std::to_string(input.shape[axis]) + "] (the input's size along axis " + std::to_string(axis) + ")");
+}
+
+// spec: #api-mlgraphbuilder-batchnorm. epsilon is cast to the input's data type by the kernel.
+OperandDescriptor infer_batch_normalization(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 3);
+  const auto& attrs = std::get<BatchNormalizationAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "input", input);
+  type_error_if(attrs.axis >= input.rank(), op_prefix(op) + ": axis " + std::to_string(attrs.axis) +
+                                                " must be less than the input rank " + std::to_string(input.rank()));
+  check_channel_param(graph, op, input, OperandRef{op.inputs[1]}, "mean", attrs.axis);
+  check_channel_param(graph, op, input, OperandRef{op.inputs[2]}, "variance", attrs.axis);
+  check_channel_param(graph, op, input, attrs.scale, "scale", attrs.axis);
+  check_channel_param(graph, op, input, attrs.bias, "bias", attrs.axis);
+  return input;
+}
+
+// spec: #api-mlgraphbuilder-instancenorm. epsilon is cast to the input's data type by the kernel.
+OperandDescriptor infer_instance_normalization(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<InstanceNormalizationAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "input", input);
+  const uint32_t axis = attrs.layout == InputLayout::kNchw ? 1 : 3;
+  check_channel_param(graph, op, input, attrs.scale, "scale", axis);
+  check_channel_param(graph, op, input, attrs.bias, "bias", axis);
+  return input;
+}
 
 // spec: #api-mlgraphbuilder-layernorm. epsilon is cast to the input's data type by the kernels.
 OperandDescriptor infer_layer_normalization(const Graph& graph, const Operation& op) {
@@ -53,6 +94,10 @@ OperandDescriptor infer_softmax(const Graph& graph, const Operation& op) {
 
 std::vector<OperandDescriptor> infer_normalization(const Graph& graph, const Operation& op) {
   switch (op.kind) {
+    case OpKind::kBatchNormalization:
+      return {infer_batch_normalization(graph, op)};
+    case OpKind::kInstanceNormalization:
+      return {infer_instance_normalization(graph, op)};
     case OpKind::kLayerNormalization:
       return {infer_layer_normalization(graph, op)};
     case OpKind::kSoftmax:

@@ -1,4 +1,5 @@
-// averagePool2d and maxPool2d validation and output shape.
+// averagePool2d, l2Pool2d and maxPool2d validation and output shape (one path, the spec's
+// "create a pooling operation"; the data types each allows come from its tensor-limits rows).
 #include "ops/families.hpp"
 #include "ops/ops.hpp"
 #include "ops/shape_helpers.hpp"
@@ -66,6 +67,7 @@ OperandDescriptor infer_pool2d(const Graph& graph, const Operation& op) {
 std::vector<OperandDescriptor> infer_pool(const Graph& graph, const Operation& op) {
   switch (op.kind) {
     case OpKind::kAveragePool2d:
+    case OpKind::kL2Pool2d:
     case OpKind::kMaxPool2d:
       return {infer_pool2d(graph, op)};
     default:

@@ -1,4 +1,7 @@
-// Shape and data movement operators: reshape, transpose, concat, split, slice.
+// Shape and data movement operators: reshape, transpose, concat, split, slice, expand, pad, reverse,
+// tile, triangular.
+#include <optional>
+
 #include "ops/families.hpp"
 #include "ops/ops.hpp"
 #include "ops/shape_helpers.hpp"
@@ -173,6 +176,96 @@ OperandDescriptor infer_slice(const Graph& graph, const Operation& op) {
   return out;
 }
 
+// spec: #api-mlgraphbuilder-expand
+OperandDescriptor infer_expand(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const Shape& new_shape = std::get<ExpandAttrs>(op.attrs).new_shape;
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  for (uint32_t d : new_shape)
+    if (!is_valid_dimension(d))
+      throw_error(ErrorKind::kTypeError, who + ": newShape " + shape_to_string(new_shape) + " contains " +
+                                             std::to_string(d) + ", not a valid dimension");
+  const std::optional<Shape> out = broadcast_unidirectional(input.shape, new_shape);
+  type_error_if(!out, who + ": the input shape " + shape_to_string(input.shape) +
+                          " is not unidirectionally broadcastable to newShape " + shape_to_string(new_shape));
+  const TensorLimit* output_row = find_tensor_limit(op.kind, "output");
+  type_error_if(output_row && (out->size() < output_row->min_rank || out->size() > output_row->max_rank),
+                who + ": newShape " + shape_to_string(new_shape) + " has rank " + std::to_string(out->size()) +
+                    ", beyond the supported output ranks");
+  return {input.data_type, *out};
+}
+
+// spec: #api-mlgraphbuilder-pad. The padding value is cast to the input's data type by the kernel
+// (ops/number_cast.hpp), which never fails.
+OperandDescriptor infer_pad(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<PadAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  const size_t rank = input.rank();
+  type_error_if(attrs.beginning_padding.size() != rank || attrs.ending_padding.size() != rank,
+                who + ": beginningPadding " + list_to_string(attrs.beginning_padding) + " and endingPadding " +
+                    list_to_string(attrs.ending_padding) + " must both have " + std::to_string(rank) +
+                    " values (the input rank)");
+  OperandDescriptor out = input;
+  for (size_t i = 0; i < rank; ++i) {
+    const uint32_t size = input.shape[i];
+    const uint32_t begin = attrs.beginning_padding[i], end = attrs.ending_padding[i];
+    // Reflection mirrors about the edge element without repeating it: at most size - 1 values.
+    if (attrs.mode == PaddingMode::kReflection && (begin >= size || end >= size))
+      throw_error(ErrorKind::kTypeError, who + ": reflection padding (" + std::to_string(begin) + ", " +
+                                             std::to_string(end) + ") in dimension " + std::to_string(i) +
+                                             " must be smaller than the input size " + std::to_string(size));
+    const uint64_t padded = uint64_t{size} + begin + end;
+    if (!is_valid_dimension(static_cast<int64_t>(padded)))
+      throw_error(ErrorKind::kTypeError, who + ": the padded size " + std::to_string(padded) + " of dimension " +
+                                             std::to_string(i) + " is not a valid dimension");
+    out.shape[i] = static_cast<uint32_t>(padded);
+  }
+  return out;
+}
+
+// spec: #api-mlgraphbuilder-reverse-method. The spec says "return failure" for bad axes; a
+// builder method reports failure as a TypeError.
+OperandDescriptor infer_reverse(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& attrs = std::get<ReverseAttrs>(op.attrs);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "input", input);
+  if (attrs.axes) check_axes(op_prefix(op) + ": axes", *attrs.axes, input.rank());
+  return input;
+}
+
+// spec: #api-mlgraphbuilder-tile
+OperandDescriptor infer_tile(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const auto& repetitions = std::get<TileAttrs>(op.attrs).repetitions;
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  const std::string who = op_prefix(op);
+  check_tensor_limit(op.kind, "input", input);
+  check_option_list(op, "repetitions", repetitions, input.rank(), /*nonzero=*/true);
+  OperandDescriptor out = input;
+  for (size_t i = 0; i < input.rank(); ++i) {
+    const uint64_t size = uint64_t{input.shape[i]} * repetitions[i];
+    if (!is_valid_dimension(static_cast<int64_t>(size)))
+      throw_error(ErrorKind::kTypeError, who + ": the tiled size " + std::to_string(size) + " of dimension " +
+                                             std::to_string(i) + " is not a valid dimension");
+    out.shape[i] = static_cast<uint32_t>(size);
+  }
+  return out;
+}
+
+// spec: #api-mlgraphbuilder-triangular. upper and diagonal take any value.
+OperandDescriptor infer_triangular(const Graph& graph, const Operation& op) {
+  expect_input_count(op, 1);
+  const OperandDescriptor& input = input_desc(graph, op, 0);
+  check_tensor_limit(op.kind, "input", input);
+  return input;
+}
+
 }  // namespace
 
 std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& op) {
@@ -187,6 +280,16 @@ std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& 
       return infer_split(graph, op);
     case OpKind::kSlice:
       return {infer_slice(graph, op)};
+    case OpKind::kExpand:
+      return {infer_expand(graph, op)};
+    case OpKind::kPad:
+      return {infer_pad(graph, op)};
+    case OpKind::kReverse:
+      return {infer_reverse(graph, op)};
+    case OpKind::kTile:
+      return {infer_tile(graph, op)};
+    case OpKind::kTriangular:
+      return {infer_triangular(graph, op)};
     default:
       break;
   }

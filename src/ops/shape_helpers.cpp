@@ -1,6 +1,8 @@
 #include "ops/shape_helpers.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace webnn::ops {
 
@@ -80,6 +82,19 @@ ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint3
   return {floor_div(numerator, s) + 1, ceil_div(numerator, s) + 1};
 }
 
+int64_t conv_transpose_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
+                                   uint32_t ending_padding, uint32_t stride, uint32_t dilation) {
+  // Each product of two values below 2^32 fits uint64; their sum saturates instead of wrapping.
+  const uint64_t spread = uint64_t{input_size > 0 ? input_size - 1 : 0} * stride;
+  const uint64_t effective_filter = uint64_t{filter_size > 0 ? filter_size - 1 : 0} * dilation + 1;
+  constexpr uint64_t kLargest = std::numeric_limits<uint64_t>::max();
+  const uint64_t grown = spread > kLargest - effective_filter ? kLargest : spread + effective_filter;
+  const uint64_t cropped = uint64_t{beginning_padding} + ending_padding;
+  if (grown < cropped) return -static_cast<int64_t>(cropped - grown);
+  constexpr uint64_t kClamp = uint64_t{1} << 62;
+  return static_cast<int64_t>(std::min(grown - cropped, kClamp));
+}
+
 void check_option_list(const Operation& op, const char* name, const std::vector<uint32_t>& list, size_t size,
                        bool nonzero) {
   type_error_if(list.size() != size, op_prefix(op) + ": " + name + " must have " + std::to_string(size) +
@@ -88,6 +103,12 @@ void check_option_list(const Operation& op, const char* name, const std::vector<
     if (nonzero && v == 0)
       throw_error(ErrorKind::kTypeError,
                   op_prefix(op) + ": " + name + " " + list_to_string(list) + " must not contain 0");
+}
+
+void check_finite_option(const Operation& op, const char* name, double value) {
+  if (!std::isfinite(value))
+    throw_error(ErrorKind::kTypeError,
+                op_prefix(op) + ": " + name + " must be a finite number, got " + Number(value).to_string());
 }
 
 std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback) {

@@ -45,9 +45,20 @@ struct ConvOutputSize {
 ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
                                 uint32_t ending_padding, uint32_t stride, uint32_t dilation);
 
+// spec: #mlgraphbuilder-calculate-convtranspose-output-size —
+// (inputSize - 1) * stride + (filterSize - 1) * dilation + 1 - beginningPadding - endingPadding,
+// exact; zero or negative when the padding crops more than there is. Clamped to 2^62 (far beyond
+// any valid dimension, and leaving room to add a stride or an output padding).
+int64_t conv_transpose_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
+                                   uint32_t ending_padding, uint32_t stride, uint32_t dilation);
+
 // Throws TypeError unless `list` (the option `name`) has `size` values, none 0 when `nonzero`.
 void check_option_list(const Operation& op, const char* name, const std::vector<uint32_t>& list, size_t size,
                        bool nonzero);
+
+// Throws TypeError unless the option `name` is finite: the spec's `double` dictionary members are
+// WebIDL restricted doubles, which reject NaN and +-Infinity ("elu: alpha must be a finite number").
+void check_finite_option(const Operation& op, const char* name, double value);
 
 // An OptionalDims with the spec's default filled in when absent.
 std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end: MobileNetV2 through the CLI on BACKEND. The JSON and text forms of the same network
 # must give bit-identical outputs, and both must match an independent numpy forward pass
-# (largest |difference| <= 1e-4 x largest |value|). Runs on the network the repository writes
+# (largest |difference| <= 1e-4 x largest |value|); a backend other than the reference one must
+# also match the reference backend's output within the same bound. Runs on the network the repository writes
 # itself and, when ../shared is present, on the pretrained one there.
 # Usage: check_mobilenet.sh WEBNN_CLI SOURCE_DIR SHARED_DIR WORK_DIR BACKEND
 set -euo pipefail
@@ -15,6 +16,17 @@ check() {  # check NAME DIR_WITH_mobilenetv2.{json,webnn} INPUT.npy
   cmp "$work/$name-json/embedding.npy" "$work/$name-text/embedding.npy"
   echo "$name: JSON and text outputs are bit-identical"
   /usr/bin/python3 "$src/tests/model/numpy_forward.py" "$dir/mobilenetv2.json" "$input" "$work/$name-json/embedding.npy"
+  if [ "$backend" != reference ]; then
+    "$cli" run "$dir/mobilenetv2.json" --input input="$input" --output-dir "$work/$name-reference" --backend reference
+    /usr/bin/python3 - "$work/$name-json/embedding.npy" "$work/$name-reference/embedding.npy" <<'PY'
+import sys
+import numpy as np
+actual, reference = np.load(sys.argv[1]), np.load(sys.argv[2])
+ratio = float(np.abs(actual - reference).max() / np.abs(reference).max())
+print(f"against the reference backend: max |diff| / max |reference| = {ratio:.3g}")
+sys.exit(0 if ratio <= 1e-4 else 1)
+PY
+  fi
 }
 
 /usr/bin/python3 "$src/scripts/make_mobilenetv2.py" "$work/generated" >/dev/null

@@ -1,8 +1,8 @@
 """The WPT conformance data of ../shared/wpt/conformance driven through the Python API: each case
 is built with the builder's methods (operands positionally, options as keyword arguments), run
 with compute(), and judged by the library's one comparator with the WPT tolerances
-(webnn._webnn._testing.compare_output). A case whose operator has not landed yet (it raises
-NotSupportedError) is skipped; every other case must pass."""
+(webnn._webnn._testing.compare_output). Every case must pass, on the default backend and on the
+reference backend."""
 import json
 import math
 import re
@@ -91,9 +91,9 @@ def build(context, graph):
     return builder.build(outputs), feeds
 
 
-@pytest.fixture(scope="module")
-def wpt_context():
-    ctx = webnn.ML().create_context(backend="reference")
+@pytest.fixture(scope="module", params=["default", "reference"])
+def wpt_context(request):
+    ctx = webnn.ML().create_context(**({} if request.param == "default" else {"backend": request.param}))
     yield ctx
     ctx.destroy()
 
@@ -101,10 +101,7 @@ def wpt_context():
 @pytest.mark.parametrize("case", cases())
 def test_wpt_case(wpt_context, case):
     graph_desc = case["graph"]
-    try:
-        graph, feeds = build(wpt_context, graph_desc)
-    except webnn.NotSupportedError as e:
-        pytest.skip(f"not landed yet: {e}")
+    graph, feeds = build(wpt_context, graph_desc)
     results = wpt_context.compute(graph, feeds)
     for name, entry in graph_desc["expectedOutputs"].items():
         expected = tensor(entry)

@@ -51,9 +51,9 @@ def test_mobilenet_text_form_is_bit_identical(mobilenet):
 
 
 def test_mobilenet_save_and_reload(mobilenet, tmp_path):
-    model, data, _, embedding = mobilenet
+    model, data, context, embedding = mobilenet
     webnn.load(str(model / "mobilenetv2.json")).save(str(tmp_path / "copy.webnn"))
-    other = webnn.ML().create_context()
+    other = webnn.ML().create_context(backend=context.backend)
     out = other.compute(webnn.load(str(tmp_path / "copy.webnn")), {"input": data})["embedding"]
     np.testing.assert_array_equal(out, embedding)
 

@@ -133,6 +133,18 @@ std::shared_ptr<const Graph> all_ops_graph() {
   out("slice", b.add_operation(OpKind::kSlice, {x}, SliceAttrs{{0, 1}, {2, 2}, std::vector<uint32_t>{1, 2}}));
 
   // ---- cases of the elementwise ops ----
+  for (OpKind k : {OpKind::kCeil, OpKind::kCos, OpKind::kFloor, OpKind::kLog, OpKind::kReciprocal, OpKind::kRoundEven,
+                   OpKind::kSin, OpKind::kTan, OpKind::kHardSwish, OpKind::kSoftplus, OpKind::kSoftsign})
+    out(std::string(op_name(k)), b.add_operation(k, {x}, NoAttrs{}));
+  out("abs", b.add_operation(OpKind::kAbs, {i64}, NoAttrs{}, "abs of int64"));
+  out("neg", b.add_operation(OpKind::kNeg, {half}, NoAttrs{}));
+  out("sign", b.add_operation(OpKind::kSign, {x}, NoAttrs{}));
+  out("identity", b.add_operation(OpKind::kIdentity, {u64}, NoAttrs{}));
+  out("elu", b.add_operation(OpKind::kElu, {x}, EluAttrs{0.75}));
+  out("hard_sigmoid", b.add_operation(OpKind::kHardSigmoid, {half}, HardSigmoidAttrs{-0.125, 0.375}));
+  out("leaky_relu", b.add_operation(OpKind::kLeakyRelu, {x}, LeakyReluAttrs{1e-3}, "leaky"));
+  out("linear", b.add_operation(OpKind::kLinear, {x}, LinearAttrs{-7.398793812746618, 1e300}));
+  out("prelu", b.add_operation(OpKind::kPrelu, {x, beta}, NoAttrs{}));
 
   // ---- end of the elementwise cases ----
 
@@ -168,10 +180,98 @@ std::shared_ptr<const Graph> all_ops_graph() {
   // ---- end of the reduction-logical cases ----
 
   // ---- cases of the conv-norm-resample ops ----
+  // Filters and per-channel operands are reshaped and sliced from the tensors above (operations
+  // only, so operand ids stay in the order a loaded graph gives them).
+  auto cnr_reshape = [&](OperandId from, std::vector<uint32_t> shape) {
+    return b.add_operation(OpKind::kReshape, {from}, ReshapeAttrs{std::move(shape)}).front();
+  };
+  auto cnr_slice = [&](OperandId from, uint32_t size) {
+    return b.add_operation(OpKind::kSlice, {from}, SliceAttrs{{0}, {size}, {}}).front();
+  };
+  ConvTranspose2dAttrs convt;
+  convt.padding = std::vector<uint32_t>{1, 0, 2, 1};
+  convt.strides = std::vector<uint32_t>{2, 1};
+  convt.dilations = std::vector<uint32_t>{1, 2};
+  convt.output_padding = std::vector<uint32_t>{1, 0};
+  convt.bias = OperandRef{bias};
+  out("convt", b.add_operation(OpKind::kConvTranspose2d, {img, cnr_reshape(w, {2, 4, 3, 3})}, convt, "deconv"));
+  ConvTranspose2dAttrs convt_nhwc;
+  convt_nhwc.strides = std::vector<uint32_t>{2, 2};
+  convt_nhwc.output_sizes = std::vector<uint32_t>{12, 11};
+  convt_nhwc.groups = 2;
+  convt_nhwc.input_layout = InputLayout::kNhwc;
+  convt_nhwc.filter_layout = ConvTranspose2dFilterLayout::kOhwi;
+  out("convt_nhwc",
+      b.add_operation(OpKind::kConvTranspose2d, {img_nhwc, cnr_reshape(w_ohwi, {2, 3, 3, 2})}, convt_nhwc));
+  ConvTranspose2dAttrs convt_hwoi;
+  convt_hwoi.filter_layout = ConvTranspose2dFilterLayout::kHwoi;
+  out("convt_hwoi", b.add_operation(OpKind::kConvTranspose2d, {img, cnr_reshape(w, {3, 3, 4, 2})}, convt_hwoi));
 
+  Pool2dAttrs l2;
+  l2.window_dimensions = std::vector<uint32_t>{2, 2};
+  l2.padding = std::vector<uint32_t>{0, 1, 1, 0};
+  l2.strides = std::vector<uint32_t>{1, 2};
+  l2.dilations = std::vector<uint32_t>{2, 1};
+  l2.output_shape_rounding = RoundingType::kCeil;
+  out("l2", b.add_operation(OpKind::kL2Pool2d, {img}, l2));
+  Pool2dAttrs l2_nhwc;
+  l2_nhwc.layout = InputLayout::kNhwc;
+  l2_nhwc.window_dimensions = std::vector<uint32_t>{2, 2};
+  l2_nhwc.strides = std::vector<uint32_t>{2, 2};
+  l2_nhwc.output_sizes = std::vector<uint32_t>{3, 3};
+  out("l2_nhwc", b.add_operation(OpKind::kL2Pool2d, {img_nhwc}, l2_nhwc));
+
+  out("resample", b.add_operation(OpKind::kResample2d, {img},
+                                  Resample2dAttrs{InterpolationMode::kLinear, std::vector<float>{2.0f, 1.3f}, {}, {}}));
+  out("resample_sizes",
+      b.add_operation(OpKind::kResample2d, {img_nhwc},
+                      Resample2dAttrs{InterpolationMode::kNearestNeighbor, std::vector<float>{0.75f, 3.0f},
+                                      std::vector<uint32_t>{3, 4}, std::vector<uint32_t>{1, 2}},
+                      "resize"));
+  out("resample_default", b.add_operation(OpKind::kResample2d, {img}, Resample2dAttrs{}));
+
+  BatchNormalizationAttrs bn;
+  bn.scale = OperandRef{beta};
+  bn.bias = OperandRef{gamma};
+  bn.epsilon = 1e-3;
+  out("bn", b.add_operation(OpKind::kBatchNormalization, {x, gamma, gamma}, bn));
+  BatchNormalizationAttrs bn_axis;
+  bn_axis.axis = 3;
+  const OperandId two_channels = cnr_slice(bias, 2);
+  out("bn_axis", b.add_operation(OpKind::kBatchNormalization, {img_nhwc, two_channels, two_channels}, bn_axis));
+
+  InstanceNormalizationAttrs in_norm;
+  in_norm.scale = OperandRef{two_channels};
+  in_norm.bias = OperandRef{two_channels};
+  out("instance_norm", b.add_operation(OpKind::kInstanceNormalization, {img}, in_norm));
+  InstanceNormalizationAttrs in_nhwc;
+  in_nhwc.layout = InputLayout::kNhwc;
+  in_nhwc.epsilon = 1e-4;
+  out("instance_norm_nhwc", b.add_operation(OpKind::kInstanceNormalization, {img_nhwc}, in_nhwc, "in"));
   // ---- end of the conv-norm-resample cases ----
 
   // ---- cases of the shape-gather ops ----
+  // Index operands come from i64 ([4]) through operations, so operand ids keep the loaded order.
+  out("expand", b.add_operation(OpKind::kExpand, {gamma}, ExpandAttrs{{2, 3}}));
+  out("pad", b.add_operation(OpKind::kPad, {x}, PadAttrs{{1, 0}, {0, 2}, PaddingMode::kReflection, 0.0}));
+  out("pad_edge", b.add_operation(OpKind::kPad, {half}, PadAttrs{{0, 1}, {1, 0}, PaddingMode::kEdge, 0.0}));
+  out("pad_value", b.add_operation(OpKind::kPad, {i64},
+                                   PadAttrs{{1}, {2}, PaddingMode::kConstant, Number::from_int64(-9007199254740995)}));
+  out("pad_f", b.add_operation(OpKind::kPad, {x}, PadAttrs{{0, 0}, {1, 1}, PaddingMode::kConstant, Number(-1.5)}));
+  out("reverse", b.add_operation(OpKind::kReverse, {x}, ReverseAttrs{std::vector<uint32_t>{1}}));
+  out("reverse_none", b.add_operation(OpKind::kReverse, {x}, ReverseAttrs{std::vector<uint32_t>{}}));
+  out("reverse_all", b.add_operation(OpKind::kReverse, {u64}, ReverseAttrs{}));
+  out("tile", b.add_operation(OpKind::kTile, {x}, TileAttrs{{2, 1}}));
+  out("triangular", b.add_operation(OpKind::kTriangular, {x}, TriangularAttrs{false, -1}));
+  out("triangular_up", b.add_operation(OpKind::kTriangular, {half}, TriangularAttrs{true, 2}));
+  out("gather", b.add_operation(OpKind::kGather, {x, i64}, GatherAttrs{1}, "take"));
+  out("gather_elements", b.add_operation(OpKind::kGatherElements, {bias, i64}, GatherAttrs{0}));
+  const OperandId pairs = b.add_operation(OpKind::kReshape, {i64}, ReshapeAttrs{{2, 2}}).front();
+  out("gather_nd", b.add_operation(OpKind::kGatherNd, {m43, pairs}, NoAttrs{}));
+  const OperandId idx23 = b.add_operation(OpKind::kCast, {x}, CastAttrs{DataType::kInt32}).front();
+  out("scatter_elements", b.add_operation(OpKind::kScatterElements, {x, idx23, y}, ScatterAttrs{1}));
+  const OperandId rows = b.add_operation(OpKind::kReshape, {i64}, ReshapeAttrs{{4, 1}}).front();
+  out("scatter_nd", b.add_operation(OpKind::kScatterNd, {m43, rows, m43}, NoAttrs{}));
 
   // ---- end of the shape-gather cases ----
 

@@ -1,4 +1,4 @@
-// averagePool2d / maxPool2d: output shapes from
+// averagePool2d / l2Pool2d / maxPool2d (one validation path): output shapes from
 // floor-or-ceil((inputSize - ((window - 1) * dilation + 1) + padBegin + padEnd) / stride + 1),
 // and every error rule of #mlgraphbuilder-pooling-op.
 #include "unit/ops_test_helpers.hpp"
@@ -6,7 +6,7 @@
 namespace webnn::testing {
 namespace {
 
-constexpr OpKind kPools[] = {OpKind::kAveragePool2d, OpKind::kMaxPool2d};
+constexpr OpKind kPools[] = {OpKind::kAveragePool2d, OpKind::kL2Pool2d, OpKind::kMaxPool2d};
 
 class Pool2dTest : public OpsTest {
  protected:
@@ -86,6 +86,11 @@ TEST_F(Pool2dTest, DataTypes) {
   expect_error(OpKind::kAveragePool2d, {input(kU8, {1, 2, 3, 3})}, Pool2dAttrs{}, "uint8");
   EXPECT_EQ(output(OpKind::kAveragePool2d, {input(kF16, {1, 2, 3, 3})}, Pool2dAttrs{}),
             (OperandDescriptor{kF16, {1, 2, 1, 1}}));
+  // l2Pool2d: float32 and float16 only, like averagePool2d.
+  EXPECT_EQ(output(OpKind::kL2Pool2d, {input(kF16, {1, 2, 3, 3})}, Pool2dAttrs{}),
+            (OperandDescriptor{kF16, {1, 2, 1, 1}}));
+  for (DataType t : {kI32, kU32, kI64, kU64, kI8, kU8})
+    expect_error(OpKind::kL2Pool2d, {input(t, {1, 2, 3, 3})}, Pool2dAttrs{}, "l2Pool2d: input data type");
 }
 
 TEST_F(Pool2dTest, Errors) {

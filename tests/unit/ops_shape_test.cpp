@@ -1,4 +1,5 @@
-// reshape, transpose, concat, split, slice: shapes and error rules.
+// reshape, transpose, concat, split, slice, expand, pad, reverse, tile, triangular: shapes and error
+// rules.
 #include "unit/ops_test_helpers.hpp"
 
 namespace webnn::testing {
@@ -95,6 +96,98 @@ TEST_F(ShapeOpsTest, Slice) {
   slice_error({5, 0}, {1, 5}, {}, "beyond the input size");
   slice_error({1, 0}, {4, 5}, {}, "exceeds the input size");
   slice_error({0, 4294967295u}, {4, 2}, {}, "beyond the input size");
+}
+
+TEST_F(ShapeOpsTest, Expand) {
+  auto expand = [&](DataType type, Shape in, Shape new_shape) {
+    return output(OpKind::kExpand, {input(type, std::move(in))}, ExpandAttrs{std::move(new_shape)});
+  };
+  EXPECT_EQ(expand(kF32, {}, {2, 3}), (OperandDescriptor{kF32, {2, 3}}));
+  EXPECT_EQ(expand(kI64, {3, 1}, {2, 3, 4}), (OperandDescriptor{kI64, {2, 3, 4}}));  // rank grows
+  EXPECT_EQ(expand(kU8, {2, 1}, {2, 5}), (OperandDescriptor{kU8, {2, 5}}));
+  EXPECT_EQ(expand(kF16, {2, 3}, {2, 3}), (OperandDescriptor{kF16, {2, 3}}));
+  EXPECT_EQ(expand(kF32, {}, {}), (OperandDescriptor{kF32, {}}));
+  EXPECT_EQ(expand(kF32, {1}, {1, 1, 1, 1, 1, 1, 1, 7}).shape, (Shape{1, 1, 1, 1, 1, 1, 1, 7}));
+
+  expect_error(OpKind::kExpand, {input(kF32, {2, 3})}, ExpandAttrs{{3, 2}}, "not unidirectionally broadcastable");
+  expect_error(OpKind::kExpand, {input(kF32, {2, 3})}, ExpandAttrs{{3}}, "not unidirectionally broadcastable");
+  // Unidirectional: the input's 2 cannot become 1 (a bidirectional broadcast would allow it).
+  expect_error(OpKind::kExpand, {input(kF32, {2, 1})}, ExpandAttrs{{1, 1}}, "not unidirectionally broadcastable");
+  expect_error(OpKind::kExpand, {input(kF32, {1})}, ExpandAttrs{{0}}, "not a valid dimension");
+  expect_error(OpKind::kExpand, {input(kF32, {1})}, ExpandAttrs{{2147483648u}}, "not a valid dimension");
+  expect_error(OpKind::kExpand, {input(kF32, {1})}, ExpandAttrs{{1, 1, 1, 1, 1, 1, 1, 1, 2}}, "rank 9");
+  expect_error(OpKind::kExpand, {input(kU8, {1})}, ExpandAttrs{{65536, 65536}}, "element count");
+  expect_error(OpKind::kExpand, {}, ExpandAttrs{{1}}, "positional");
+}
+
+TEST_F(ShapeOpsTest, Pad) {
+  auto pad = [&](DataType type, Shape in, std::vector<uint32_t> begin, std::vector<uint32_t> end,
+                 PaddingMode mode = PaddingMode::kConstant) {
+    return output(OpKind::kPad, {input(type, std::move(in))}, PadAttrs{std::move(begin), std::move(end), mode, 0.0});
+  };
+  EXPECT_EQ(pad(kF32, {2, 3}, {1, 2}, {1, 2}), (OperandDescriptor{kF32, {4, 7}}));  // the spec's example
+  EXPECT_EQ(pad(kF32, {2, 3}, {1, 2}, {1, 2}, PaddingMode::kEdge).shape, (Shape{4, 7}));
+  EXPECT_EQ(pad(kF32, {2, 3}, {1, 2}, {1, 2}, PaddingMode::kReflection).shape, (Shape{4, 7}));
+  EXPECT_EQ(pad(kI8, {2, 3}, {0, 0}, {0, 0}), (OperandDescriptor{kI8, {2, 3}}));
+  // edge and constant take any amount of padding, even on a size-1 dimension.
+  EXPECT_EQ(pad(kU64, {1}, {5}, {6}, PaddingMode::kEdge), (OperandDescriptor{kU64, {12}}));
+  EXPECT_EQ(pad(kF16, {1}, {5}, {6}, PaddingMode::kConstant).shape, (Shape{12}));
+  EXPECT_EQ(pad(kF32, {}, {}, {}), (OperandDescriptor{kF32, {}}));
+  EXPECT_EQ(pad(kU8, {2147483645u}, {1}, {1}).shape, (Shape{2147483647u}));
+  // The value is any MLNumber: it is cast to the input type, never rejected.
+  EXPECT_EQ(output(OpKind::kPad, {input(kU8, {2})}, PadAttrs{{1}, {1}, PaddingMode::kConstant, Number(-1e300)}).shape,
+            (Shape{4}));
+
+  auto pad_error = [&](Shape in, std::vector<uint32_t> begin, std::vector<uint32_t> end, PaddingMode mode,
+                       const std::string& fragment) {
+    expect_error(OpKind::kPad, {input(kU8, std::move(in))}, PadAttrs{std::move(begin), std::move(end), mode, 0.0},
+                 fragment);
+  };
+  pad_error({2, 3}, {1}, {1, 2}, PaddingMode::kConstant, "must both have 2 values");
+  pad_error({2, 3}, {1, 2}, {1, 2, 3}, PaddingMode::kConstant, "must both have 2 values");
+  pad_error({}, {1}, {1}, PaddingMode::kConstant, "must both have 0 values");
+  pad_error({2, 3}, {2, 0}, {0, 0}, PaddingMode::kReflection, "smaller than the input size 2");
+  pad_error({2, 3}, {0, 0}, {0, 3}, PaddingMode::kReflection, "smaller than the input size 3");
+  pad_error({1}, {0}, {1}, PaddingMode::kReflection, "reflection padding");
+  pad_error({2147483647u}, {1}, {0}, PaddingMode::kConstant, "not a valid dimension");
+  pad_error({2}, {4294967295u}, {4294967295u}, PaddingMode::kEdge, "not a valid dimension");
+}
+
+TEST_F(ShapeOpsTest, Reverse) {
+  EXPECT_EQ(output(OpKind::kReverse, {input(kI64, {2, 3, 4})}, ReverseAttrs{}), (OperandDescriptor{kI64, {2, 3, 4}}));
+  EXPECT_EQ(shape(OpKind::kReverse, {input(kF32, {2, 3, 4})}, ReverseAttrs{std::vector<uint32_t>{}}), (Shape{2, 3, 4}));
+  EXPECT_EQ(shape(OpKind::kReverse, {input(kF32, {2, 3, 4})}, ReverseAttrs{std::vector<uint32_t>{2, 0}}),
+            (Shape{2, 3, 4}));
+  EXPECT_EQ(output(OpKind::kReverse, {input(kU8, {})}, ReverseAttrs{}), (OperandDescriptor{kU8, {}}));
+  EXPECT_EQ(shape(OpKind::kReverse, {input(kF32, {})}, ReverseAttrs{std::vector<uint32_t>{}}), Shape{});
+
+  expect_error(OpKind::kReverse, {input(kF32, {2, 3})}, ReverseAttrs{std::vector<uint32_t>{2}}, "out of range");
+  expect_error(OpKind::kReverse, {input(kF32, {2, 3})}, ReverseAttrs{std::vector<uint32_t>{1, 1}}, "more than once");
+  expect_error(OpKind::kReverse, {input(kF32, {})}, ReverseAttrs{std::vector<uint32_t>{0}}, "out of range");
+}
+
+TEST_F(ShapeOpsTest, Tile) {
+  EXPECT_EQ(output(OpKind::kTile, {input(kI8, {2, 3})}, TileAttrs{{2, 1}}), (OperandDescriptor{kI8, {4, 3}}));
+  EXPECT_EQ(shape(OpKind::kTile, {input(kF32, {2, 3, 1})}, TileAttrs{{1, 3, 5}}), (Shape{2, 9, 5}));
+  EXPECT_EQ(output(OpKind::kTile, {input(kU64, {})}, TileAttrs{{}}), (OperandDescriptor{kU64, {}}));
+
+  expect_error(OpKind::kTile, {input(kF32, {2, 3})}, TileAttrs{{2}}, "repetitions must have 2 values");
+  expect_error(OpKind::kTile, {input(kF32, {2, 3})}, TileAttrs{{2, 1, 1}}, "repetitions must have 2 values");
+  expect_error(OpKind::kTile, {input(kF32, {})}, TileAttrs{{1}}, "repetitions must have 0 values");
+  expect_error(OpKind::kTile, {input(kF32, {2, 3})}, TileAttrs{{2, 0}}, "must not contain 0");
+  expect_error(OpKind::kTile, {input(kF32, {65536})}, TileAttrs{{32768}}, "not a valid dimension");
+  expect_error(OpKind::kTile, {input(kU8, {65536, 2})}, TileAttrs{{1, 32768}}, "element count");
+}
+
+TEST_F(ShapeOpsTest, Triangular) {
+  EXPECT_EQ(output(OpKind::kTriangular, {input(kF32, {3, 3})}, TriangularAttrs{}), (OperandDescriptor{kF32, {3, 3}}));
+  EXPECT_EQ(output(OpKind::kTriangular, {input(kU64, {2, 3, 4})}, TriangularAttrs{false, -7}),
+            (OperandDescriptor{kU64, {2, 3, 4}}));
+  EXPECT_EQ(shape(OpKind::kTriangular, {input(kI8, {1, 2})}, TriangularAttrs{true, INT32_MAX}), (Shape{1, 2}));
+  EXPECT_EQ(shape(OpKind::kTriangular, {input(kF16, {4, 1})}, TriangularAttrs{true, INT32_MIN}), (Shape{4, 1}));
+
+  expect_error(OpKind::kTriangular, {input(kF32, {3})}, TriangularAttrs{}, "rank >= 2, got rank 1");
+  expect_error(OpKind::kTriangular, {input(kF32, {})}, TriangularAttrs{}, "rank >= 2, got rank 0");
 }
 
 }  // namespace

@@ -73,6 +73,15 @@ std::vector<Case> all_cases() {
   cases.push_back({OpKind::kSlice, {{"input", {4}}}, [](const auto&) { return SliceAttrs{{0}, {2}, {}}; }});
 
   // ---- cases of the elementwise ops ----
+  for (OpKind k : {OpKind::kAbs, OpKind::kCeil, OpKind::kCos, OpKind::kFloor, OpKind::kIdentity, OpKind::kLog,
+                   OpKind::kNeg, OpKind::kReciprocal, OpKind::kRoundEven, OpKind::kSin, OpKind::kSign, OpKind::kTan,
+                   OpKind::kHardSwish, OpKind::kSoftplus, OpKind::kSoftsign})
+    cases.push_back({k, {{"input", {2, 3}}}, none});
+  cases.push_back({OpKind::kElu, {{"input", {2, 3}}}, [](const auto&) { return EluAttrs{0.5}; }});
+  cases.push_back({OpKind::kHardSigmoid, {{"input", {2, 3}}}, [](const auto&) { return HardSigmoidAttrs{0.1, 0.4}; }});
+  cases.push_back({OpKind::kLeakyRelu, {{"input", {2, 3}}}, [](const auto&) { return LeakyReluAttrs{0.2}; }});
+  cases.push_back({OpKind::kLinear, {{"input", {2, 3}}}, [](const auto&) { return LinearAttrs{2.0, -1.0}; }});
+  cases.push_back({OpKind::kPrelu, {{"input", {2, 3}}, {"slope", {3}}}, none});
 
   // ---- end of the elementwise cases ----
 
@@ -97,10 +106,54 @@ std::vector<Case> all_cases() {
   // ---- end of the reduction-logical cases ----
 
   // ---- cases of the conv-norm-resample ops ----
-
+  cases.push_back({OpKind::kConvTranspose2d,
+                   {{"input", {1, 1, 3, 3}}, {"filter", {1, 1, 3, 3}}, {"bias", {1}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     ConvTranspose2dAttrs a;
+                     a.bias = OperandRef{o[0]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kL2Pool2d, {{"input", {1, 1, 4, 4}}}, [](const auto&) { return Pool2dAttrs{}; }});
+  cases.push_back({OpKind::kResample2d, {{"input", {1, 1, 2, 2}}}, [](const auto&) {
+                     return Resample2dAttrs{InterpolationMode::kLinear, std::vector<float>{2.0f, 2.0f}, {}, {}};
+                   }});
+  cases.push_back({OpKind::kBatchNormalization,
+                   {{"input", {2, 3}}, {"mean", {3}}, {"variance", {3}}, {"scale", {3}, false}, {"bias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     BatchNormalizationAttrs a;
+                     a.scale = OperandRef{o[0]};
+                     a.bias = OperandRef{o[1]};
+                     return a;
+                   }});
+  cases.push_back({OpKind::kInstanceNormalization,
+                   {{"input", {1, 3, 2, 2}}, {"scale", {3}, false}, {"bias", {3}, false}},
+                   [](const std::vector<OperandId>& o) {
+                     InstanceNormalizationAttrs a;
+                     a.scale = OperandRef{o[0]};
+                     a.bias = OperandRef{o[1]};
+                     return a;
+                   }});
   // ---- end of the conv-norm-resample cases ----
 
   // ---- cases of the shape-gather ops ----
+  cases.push_back({OpKind::kExpand, {{"input", {2, 1}}}, [](const auto&) { return ExpandAttrs{{2, 3}}; }});
+  cases.push_back({OpKind::kPad, {{"input", {2, 3}}}, [](const auto&) {
+                     return PadAttrs{{1, 0}, {0, 2}, PaddingMode::kReflection, 0.0};
+                   }});
+  cases.push_back(
+      {OpKind::kReverse, {{"input", {2, 3}}}, [](const auto&) { return ReverseAttrs{std::vector<uint32_t>{1}}; }});
+  cases.push_back({OpKind::kTile, {{"input", {2, 3}}}, [](const auto&) { return TileAttrs{{2, 1}}; }});
+  cases.push_back({OpKind::kTriangular, {{"input", {2, 3}}}, [](const auto&) { return TriangularAttrs{false, -1}; }});
+  cases.push_back(
+      {OpKind::kGather, {{"input", {4, 3}}, {"indices", {2}, true, kI32}}, [](const auto&) { return GatherAttrs{1}; }});
+  cases.push_back({OpKind::kGatherElements, {{"input", {4, 3}}, {"indices", {2, 3}, true, kI32}}, [](const auto&) {
+                     return GatherAttrs{0};
+                   }});
+  cases.push_back({OpKind::kGatherNd, {{"input", {2, 2}}, {"indices", {3, 2}, true, kI32}}, none});
+  cases.push_back({OpKind::kScatterElements,
+                   {{"input", {4, 3}}, {"indices", {4, 1}, true, kI32}, {"updates", {4, 1}}},
+                   [](const auto&) { return ScatterAttrs{1}; }});
+  cases.push_back({OpKind::kScatterNd, {{"input", {8}}, {"indices", {4, 1}, true, kI32}, {"updates", {4}}}, none});
 
   // ---- end of the shape-gather cases ----
 

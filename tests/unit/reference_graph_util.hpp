@@ -135,4 +135,18 @@ inline void expect_near(const std::vector<float>& actual, const std::vector<floa
   }
 }
 
+// Element-wise identity of values: NaN matches NaN, anything else must compare equal and zeros
+// must have the same sign (-0 is not +0).
+inline void expect_same(const std::vector<float>& actual, const std::vector<float>& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    if (std::isnan(expected[i])) {
+      EXPECT_TRUE(std::isnan(actual[i])) << "at " << i << ": " << actual[i];
+      continue;
+    }
+    EXPECT_EQ(actual[i], expected[i]) << "at " << i;
+    EXPECT_EQ(std::signbit(actual[i]), std::signbit(expected[i])) << "sign of zero at " << i;
+  }
+}
+
 }  // namespace webnn::test

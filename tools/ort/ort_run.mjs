@@ -224,6 +224,7 @@ async function bench(model, inputs, iterations, warmup, threads) {
   const mid = times.length >> 1;
   const p50 = times.length % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
   console.log(`p50_ms=${p50.toFixed(3)} mean_ms=${mean.toFixed(3)} min_ms=${times[0].toFixed(3)}`);
+  console.log(`peak_rss_mb=${(process.resourceUsage().maxRSS / 1024).toFixed(1)}`);  // maxRSS is in KiB
   await session.release();
 }
 

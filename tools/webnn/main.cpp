@@ -1,6 +1,8 @@
 // webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
 // "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
 #include <CLI/CLI.hpp>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <map>
 #include <random>
 
+#include "backends/backend.hpp"
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
@@ -157,6 +160,9 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   mean /= double(times.size());
   double p50 = times.size() % 2 ? times[times.size() / 2] : (times[times.size() / 2 - 1] + times[times.size() / 2]) / 2;
   std::printf("p50_ms=%.3f mean_ms=%.3f min_ms=%.3f\n", p50, mean, times.front());
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  std::printf("peak_rss_mb=%.1f\n", double(usage.ru_maxrss) / 1024.0);  // ru_maxrss is in KiB on Linux
   return 0;
 }
 
@@ -254,6 +260,8 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"json", "webnn", "onnx"}));
   convert->add_option("OUT", out_path, "output file")->required();
 
+  auto* backends = app.add_subcommand("backends", "list the backends built in, best first");
+
   auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");
   conf->add_option("DIR", graph_path, "directory of *.json cases, or one file")->required();
   conf->add_option("--filter", filter, "only cases whose name contains this");
@@ -268,6 +276,10 @@ int main(int argc, char** argv) {
     if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, common);
     if (*convert) return cmd_convert(graph_path, to, out_path);
     if (*conf) return cmd_conformance(graph_path, common, filter, verbose);
+    if (*backends) {
+      for (const Backend* backend : available_backends()) std::cout << backend->name() << "\n";
+      return 0;
+    }
   } catch (const webnn::Error& e) {
     std::cerr << "webnn: " << e.what() << "\n";
     return 2;

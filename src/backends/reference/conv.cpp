@@ -1,9 +1,14 @@
-// conv2d. spec: #api-mlgraphbuilder-conv2d
+// conv2d and convTranspose2d. spec: #api-mlgraphbuilder-conv2d, #api-mlgraphbuilder-convtranspose2d
 //
-// Every layout and data type is brought to one computation: float32, input and output "nchw",
-// filter "oihw". A float32 "nchw" input and output are used in place; anything else goes through
-// scratch buffers allocated at compile time. A constant filter (and bias) is repacked once at
-// compile time. Accumulation is in float32 (float16 rounds once, on store).
+// conv2d: every layout and data type is brought to one computation: float32, input and output
+// "nchw", filter "oihw". A float32 "nchw" input and output are used in place; anything else goes
+// through scratch buffers allocated at compile time. A constant filter (and bias) is repacked
+// once at compile time. Accumulation is in float32 (float16 rounds once, on store).
+//
+// convTranspose2d: each output element gathers, in double, the products of the input elements
+// and filter taps that the transposed convolution scatters onto it, and is rounded once. Input,
+// output and filter are read in place through the strides of their logical dimensions, so every
+// layout takes the same path.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -228,9 +233,117 @@ Kernel conv2d_kernel(const Graph& graph, const Operation& op) {
   };
 }
 
+// Element strides of the logical dimensions (n, c, h, w) of an image, or (i, o, h, w) of a
+// convTranspose2d filter, given where each sits in the stored shape.
+struct Strides4 {
+  int64_t a, b, h, w;
+};
+Strides4 logical_strides(const Shape& shape, const int (&position)[4]) {
+  const std::vector<size_t> s = strides_of(shape);
+  return {static_cast<int64_t>(s[position[0]]), static_cast<int64_t>(s[position[1]]),
+          static_cast<int64_t>(s[position[2]]), static_cast<int64_t>(s[position[3]])};
+}
+Strides4 image_strides(const Shape& shape, InputLayout layout) {
+  static constexpr int kNchw[4] = {0, 1, 2, 3}, kNhwc[4] = {0, 3, 1, 2};
+  return logical_strides(shape, layout == InputLayout::kNchw ? kNchw : kNhwc);
+}
+// (input channel, output channel within the group, height, width) of MLConvTranspose2dFilterOperandLayout.
+Strides4 transpose_filter_strides(const Shape& shape, ConvTranspose2dFilterLayout layout) {
+  static constexpr int kIohw[4] = {0, 1, 2, 3}, kHwoi[4] = {3, 2, 0, 1}, kOhwi[4] = {3, 0, 1, 2};
+  switch (layout) {
+    case ConvTranspose2dFilterLayout::kIohw:
+      return logical_strides(shape, kIohw);
+    case ConvTranspose2dFilterLayout::kHwoi:
+      return logical_strides(shape, kHwoi);
+    case ConvTranspose2dFilterLayout::kOhwi:
+      return logical_strides(shape, kOhwi);
+  }
+  return logical_strides(shape, kIohw);
+}
+
+// Input row ih contributes to output row ih * stride + kh * dilation - padBegin through filter row
+// kh; so output row oh gathers, for each kh, the input row (oh + padBegin - kh * dilation) /
+// stride when that division is exact and the row lies inside the input.
+struct TransposeGeometry {
+  int64_t batches, in_c, in_h, in_w, out_c, out_h, out_w, k_h, k_w, groups;
+  int64_t pad_top, pad_left, stride_h, stride_w, dil_h, dil_w;
+  Strides4 in, out, filter;  // filter: (input channel, output channel in the group, h, w)
+};
+
+template <class T>
+void conv_transpose2d(const T* in, const T* filter, const T* bias, T* out, const TransposeGeometry& g) {
+  const int64_t icg = g.in_c / g.groups, ocg = g.out_c / g.groups;
+  for (int64_t n = 0; n < g.batches; ++n)
+    for (int64_t oc = 0; oc < g.out_c; ++oc) {
+      const int64_t grp = oc / ocg, oc_in_group = oc % ocg;
+      for (int64_t oh = 0; oh < g.out_h; ++oh)
+        for (int64_t ow = 0; ow < g.out_w; ++ow) {
+          double acc = bias ? static_cast<double>(load(bias[oc])) : 0.0;
+          for (int64_t kh = 0; kh < g.k_h; ++kh) {
+            const int64_t th = oh + g.pad_top - kh * g.dil_h;
+            if (th < 0 || th % g.stride_h != 0 || th / g.stride_h >= g.in_h) continue;
+            const int64_t ih = th / g.stride_h;
+            for (int64_t kw = 0; kw < g.k_w; ++kw) {
+              const int64_t tw = ow + g.pad_left - kw * g.dil_w;
+              if (tw < 0 || tw % g.stride_w != 0 || tw / g.stride_w >= g.in_w) continue;
+              const int64_t iw = tw / g.stride_w;
+              for (int64_t i = 0; i < icg; ++i) {
+                const int64_t ic = grp * icg + i;
+                const T x = in[n * g.in.a + ic * g.in.b + ih * g.in.h + iw * g.in.w];
+                const T w = filter[ic * g.filter.a + oc_in_group * g.filter.b + kh * g.filter.h + kw * g.filter.w];
+                acc += static_cast<double>(load(x)) * static_cast<double>(load(w));
+              }
+            }
+          }
+          out[n * g.out.a + oc * g.out.b + oh * g.out.h + ow * g.out.w] = round_from_double<T>(acc);
+        }
+    }
+}
+
+template <class T>
+Kernel conv_transpose2d_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<ConvTranspose2dAttrs>(op.attrs);
+  const OperandId in_id = op.inputs.at(0), filter_id = op.inputs.at(1), out_id = op.outputs.at(0);
+  const Shape& is = graph.desc(in_id).shape;
+  const Shape& fs = graph.desc(filter_id).shape;
+  const Shape& os = graph.desc(out_id).shape;
+  const ImageDims in = image_dims(is, attrs.input_layout), out = image_dims(os, attrs.input_layout);
+  const FilterDims filter = filter_dims(fs, attrs.filter_layout);
+
+  TransposeGeometry g{};
+  g.batches = in.batches;
+  g.in_c = in.channels, g.in_h = in.height, g.in_w = in.width;
+  g.out_c = out.channels, g.out_h = out.height, g.out_w = out.width;
+  g.k_h = filter.height, g.k_w = filter.width;
+  g.groups = attrs.groups;
+  // Spec defaults: padding 0s, strides 1s, dilations 1s. outputPadding and outputSizes only
+  // shape the output: its extra rows and columns gather like the others.
+  const std::vector<uint32_t> padding = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
+  const std::vector<uint32_t> strides = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
+  const std::vector<uint32_t> dilations = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+  g.pad_top = padding.at(0), g.pad_left = padding.at(2);
+  g.stride_h = strides.at(0), g.stride_w = strides.at(1);
+  g.dil_h = dilations.at(0), g.dil_w = dilations.at(1);
+  if (g.groups == 0 || g.in_c % g.groups != 0 || g.out_c != int64_t{filter.output_channels} * g.groups ||
+      g.in_c != filter.input_channels)
+    throw_error(ErrorKind::kOperationError, describe(op) + ": channels do not match the filter and groups");
+  g.in = image_strides(is, attrs.input_layout);
+  g.out = image_strides(os, attrs.input_layout);
+  g.filter = transpose_filter_strides(fs, attrs.filter_layout);
+
+  const bool has_bias = attrs.bias.has_value();
+  const OperandId bias_id = has_bias ? attrs.bias->id : 0;
+  return [=](Values v) {
+    conv_transpose2d(typed<T>(v[in_id]), typed<T>(v[filter_id]), has_bias ? typed<T>(v[bias_id]) : nullptr,
+                     typed<T>(v[out_id]), g);
+  };
+}
+
 }  // namespace
 
 Kernel make_conv_kernel(const Graph& graph, const Operation& op) {
+  if (op.kind == OpKind::kConvTranspose2d)
+    return make_float_kernel(graph, op, [&]<class T>() { return conv_transpose2d_kernel<T>(graph, op); });
   return make_float_kernel(graph, op, [&]<class T>() { return conv2d_kernel<T>(graph, op); });
 }
 

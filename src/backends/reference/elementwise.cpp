@@ -1,16 +1,27 @@
-// Element-wise kernels: binary arithmetic with broadcasting, unary math and activations, clamp and
-// cast. spec: #api-mlgraphbuilder-binary, #api-mlgraphbuilder-unary, #api-mlgraphbuilder-cast
+// Element-wise kernels: binary arithmetic and prelu with broadcasting, unary math and
+// activations, identity, clamp and cast. spec: #api-mlgraphbuilder-binary,
+// #api-mlgraphbuilder-unary, #api-mlgraphbuilder-cast
 //
-// Floating point: float32 ops whose IEEE result is exact-rounded in float (+, -, *, /, sqrt) run
-// in float; transcendental ones (exp, erf, tanh, sigmoid, gelu, pow) run in double and round once
-// to float. float16 computes in float32 and rounds once when stored.
+// Floating point: every float unary op and activation evaluates its definition in double on the
+// exact input value and rounds once to the output type, float16 straight from the double (never
+// through float32). Binary ops and prelu run in the type itself (pow through double), float16 in
+// float32 and rounded when stored: float32 carries more than twice float16's precision, so one
+// +, -, * or / rounded to float32 and then to float16 is the correctly rounded float16 result.
 //
 // Integers are exact and wrap modulo 2^N on overflow (two's complement), like the spec's integer
 // casting. Implementation-defined corners, chosen here and relied on by the tests:
 //   - integer division by zero yields 0; INT_MIN / -1 wraps to INT_MIN;
 //   - integer pow with a negative exponent truncates 1 / a^|b| toward zero (1 for a = 1, +-1 for
 //     a = -1, 0 otherwise, including a = 0);
-//   - max, min, clamp and relu propagate NaN.
+//   - abs and neg of INT_MIN wrap to INT_MIN;
+//   - max, min, clamp, relu, hardSigmoid and sign propagate NaN;
+//   - elu, leakyRelu and prelu are evaluated piecewise, x < 0 ? alpha * f(x) : x. That is the
+//     spec's max(0, x) + alpha * min(0, x) (or exp(min(0, x)) - 1) for every finite alpha, except
+//     that -0 stays -0 (as relu keeps it) and an infinite alpha or slope (a float16 cast that
+//     overflowed, a slope value) changes only negative inputs instead of turning x >= 0 into
+//     0 * Infinity = NaN;
+//   - where the spec's expression is 0 * Infinity or Infinity / Infinity at an infinite input, the
+//     function's limit is returned: hardSwish(-Infinity) = 0, softsign(+-Infinity) = +-1.
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,6 +51,10 @@ T wrap_sub(T a, T b) {
 template <class T>
 T wrap_mul(T a, T b) {
   return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+template <class T>
+T wrap_neg(T a) {
+  return static_cast<T>(uint64_t{0} - static_cast<uint64_t>(a));
 }
 template <class T>
 T int_div(T a, T b) {
@@ -105,6 +120,8 @@ Compute<T> apply_binary(OpKind kind, Compute<T> a, Compute<T> b) {
         return nan_min(a, b);
       case OpKind::kPow:
         return static_cast<C>(std::pow(static_cast<double>(a), static_cast<double>(b)));
+      case OpKind::kPrelu:  // a is the input, b the slope; NaN passes through
+        return a < C{0} ? b * a : a;
       default:
         break;
     }
@@ -124,6 +141,9 @@ Compute<T> apply_binary(OpKind kind, Compute<T> a, Compute<T> b) {
         return nan_min(a, b);
       case OpKind::kPow:
         return int_pow(a, b);
+      case OpKind::kPrelu:
+        if constexpr (std::is_signed_v<C>) return a < C{0} ? wrap_mul(b, a) : a;
+        return a;
       default:
         break;
     }
@@ -174,6 +194,8 @@ Kernel binary_kernel(const Graph& graph, const Operation& op) {
       return make.template operator()<OpKind::kMin>();
     case OpKind::kPow:
       return make.template operator()<OpKind::kPow>();
+    case OpKind::kPrelu:
+      return make.template operator()<OpKind::kPrelu>();
     default:
       break;
   }
@@ -193,33 +215,158 @@ Kernel unary_map(const Graph& graph, const Operation& op, F f) {
   };
 }
 
+// The float ops: f(x) in double on the exact input value, rounded once to T.
+template <class T, class F>
+Kernel float_map(const Graph& graph, const Operation& op, F f) {
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const size_t n = element_count(graph.desc(out_id));
+  return [=](Values v) {
+    const T* in = typed<T>(v[in_id]);
+    T* out = typed<T>(v[out_id]);
+    for (size_t i = 0; i < n; ++i) out[i] = round_from_double<T>(f(static_cast<double>(load(in[i]))));
+  };
+}
+
+// min(hi, max(lo, x)) that propagates NaN (as max and min do).
+double clamp_nan(double x, double lo, double hi) { return x < lo ? lo : (hi < x ? hi : x); }
+
+// roundEven: halves to the even neighbour, the sign kept (-0.5 -> -0), NaN and +-Infinity
+// unchanged. Written out rather than std::nearbyint, which depends on the current rounding mode.
+// x - floor(x) is exact: x is a float32 or float16 value held in a double.
+double round_half_even(double x) {
+  if (!std::isfinite(x)) return x;
+  const double below = std::floor(x);
+  const double fraction = x - below;
+  const bool up = fraction > 0.5 || (fraction == 0.5 && std::fmod(below, 2.0) != 0.0);
+  return std::copysign(up ? below + 1.0 : below, x);
+}
+
+// sign: -1, 0 or 1; -0 gives +0 (the spec's "0 otherwise"); NaN gives NaN (see docs/operators.md).
+// spec: "1 if > 0, -1 if < 0, and 0 otherwise": NaN and -0 give +0.
+double sign_of(double x) { return x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); }
+
+// ln(1 + exp(x)) without overflow: for x > 0 it is x + ln(1 + exp(-x)), so softplus(1000) = 1000.
+double softplus(double x) { return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+
+// An activation option (a finite double) cast to the input's data type, as the spec's algorithms
+// do before building the operator; it may overflow to +-Infinity in float16.
 template <class T>
-Kernel float_unary_kernel(const Graph& graph, const Operation& op) {
+double option_in(double value) {
+  return static_cast<double>(load(ops::cast_number<T>(Number(value))));
+}
+
+template <class T>
+Kernel float_kernel(const Graph& graph, const Operation& op) {
   if constexpr (!kIsFloat<T>) {
     throw_unsupported(op, graph.desc(op.inputs.at(0)).data_type);
   } else {
     switch (op.kind) {
+      case OpKind::kAbs:
+        return float_map<T>(graph, op, [](double x) { return std::fabs(x); });
+      case OpKind::kCeil:
+        return float_map<T>(graph, op, [](double x) { return std::ceil(x); });
+      case OpKind::kCos:
+        return float_map<T>(graph, op, [](double x) { return std::cos(x); });
       case OpKind::kErf:
-        return unary_map<T>(graph, op, [](float x) { return static_cast<float>(std::erf(double{x})); });
+        return float_map<T>(graph, op, [](double x) { return std::erf(x); });
       case OpKind::kExp:
-        return unary_map<T>(graph, op, [](float x) { return static_cast<float>(std::exp(double{x})); });
+        return float_map<T>(graph, op, [](double x) { return std::exp(x); });
+      case OpKind::kFloor:
+        return float_map<T>(graph, op, [](double x) { return std::floor(x); });
+      case OpKind::kLog:
+        return float_map<T>(graph, op, [](double x) { return std::log(x); });
+      case OpKind::kNeg:
+        return float_map<T>(graph, op, [](double x) { return -x; });
+      case OpKind::kReciprocal:
+        return float_map<T>(graph, op, [](double x) { return 1.0 / x; });
+      case OpKind::kRoundEven:
+        return float_map<T>(graph, op, round_half_even);
+      case OpKind::kSin:
+        return float_map<T>(graph, op, [](double x) { return std::sin(x); });
+      case OpKind::kSign:
+        return float_map<T>(graph, op, sign_of);
       case OpKind::kSqrt:
-        return unary_map<T>(graph, op, [](float x) { return std::sqrt(x); });
+        return float_map<T>(graph, op, [](double x) { return std::sqrt(x); });
+      case OpKind::kTan:
+        return float_map<T>(graph, op, [](double x) { return std::tan(x); });
       case OpKind::kSigmoid:
-        return unary_map<T>(graph, op, [](float x) { return static_cast<float>(1.0 / (1.0 + std::exp(-double{x}))); });
+        return float_map<T>(graph, op, [](double x) { return 1.0 / (1.0 + std::exp(-x)); });
       case OpKind::kTanh:
-        return unary_map<T>(graph, op, [](float x) { return static_cast<float>(std::tanh(double{x})); });
+        return float_map<T>(graph, op, [](double x) { return std::tanh(x); });
       case OpKind::kGelu:
         // spec: #api-mlgraphbuilder-gelu-method — 0.5 * x * (1 + erf(x / sqrt(2)))
-        return unary_map<T>(graph, op, [](float x) {
-          const double d = x;
-          return static_cast<float>(0.5 * d * (1.0 + std::erf(d / std::sqrt(2.0))));
+        return float_map<T>(graph, op, [](double x) { return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0))); });
+      case OpKind::kElu: {
+        // spec: #api-mlgraphbuilder-elu — max(0, x) + alpha * (exp(min(0, x)) - 1), piecewise
+        const double alpha = option_in<T>(std::get<EluAttrs>(op.attrs).alpha);
+        return float_map<T>(graph, op, [alpha](double x) { return x < 0 ? alpha * std::expm1(x) : x; });
+      }
+      case OpKind::kHardSigmoid: {
+        // spec: #api-mlgraphbuilder-hard-sigmoid — max(0, min(1, alpha * x + beta))
+        const auto& attrs = std::get<HardSigmoidAttrs>(op.attrs);
+        const double alpha = option_in<T>(attrs.alpha), beta = option_in<T>(attrs.beta);
+        return float_map<T>(graph, op, [alpha, beta](double x) { return clamp_nan(alpha * x + beta, 0.0, 1.0); });
+      }
+      case OpKind::kHardSwish:
+        // spec: #api-mlgraphbuilder-hard-swish — x * max(0, min(6, x + 3)) / 6; a zero factor gives
+        // 0 even for x = -Infinity.
+        return float_map<T>(graph, op, [](double x) {
+          const double factor = clamp_nan(x + 3.0, 0.0, 6.0);
+          return factor == 0.0 ? 0.0 : x * factor / 6.0;
         });
+      case OpKind::kLeakyRelu: {
+        // spec: #api-mlgraphbuilder-leakyrelu — max(0, x) + alpha * min(0, x), piecewise
+        const double alpha = option_in<T>(std::get<LeakyReluAttrs>(op.attrs).alpha);
+        return float_map<T>(graph, op, [alpha](double x) { return x < 0 ? alpha * x : x; });
+      }
+      case OpKind::kLinear: {
+        // spec: #api-mlgraphbuilder-linear — alpha * x + beta
+        const auto& attrs = std::get<LinearAttrs>(op.attrs);
+        const double alpha = option_in<T>(attrs.alpha), beta = option_in<T>(attrs.beta);
+        return float_map<T>(graph, op, [alpha, beta](double x) { return alpha * x + beta; });
+      }
+      case OpKind::kSoftplus:
+        // spec: #api-mlgraphbuilder-softplus-method — ln(1 + exp(x))
+        return float_map<T>(graph, op, softplus);
+      case OpKind::kSoftsign:
+        // spec: #api-mlgraphbuilder-softsign-method — x / (1 + |x|), +-1 at +-Infinity
+        return float_map<T>(graph, op,
+                            [](double x) { return std::isinf(x) ? std::copysign(1.0, x) : x / (1.0 + std::fabs(x)); });
       default:
         break;
     }
     throw_error(ErrorKind::kNotSupportedError, describe(op) + ": not a unary operation");
   }
+}
+
+// abs, neg and sign of the signed integer types the spec allows (int8, int32, int64): exact, with
+// abs and neg of the most negative value wrapping to itself.
+template <class T>
+Kernel integer_sign_kernel(const Graph& graph, const Operation& op) {
+  if constexpr (!std::is_integral_v<T> || !std::is_signed_v<T>) {
+    throw_unsupported(op, graph.desc(op.inputs.at(0)).data_type);
+  } else {
+    switch (op.kind) {
+      case OpKind::kAbs:
+        return unary_map<T>(graph, op, [](T x) { return x < 0 ? wrap_neg(x) : x; });
+      case OpKind::kNeg:
+        return unary_map<T>(graph, op, [](T x) { return wrap_neg(x); });
+      case OpKind::kSign:
+        return unary_map<T>(graph, op, [](T x) { return static_cast<T>((x > 0) - (x < 0)); });
+      default:
+        break;
+    }
+    throw_error(ErrorKind::kNotSupportedError, describe(op) + ": not a sign operation");
+  }
+}
+
+// identity copies the bytes of any data type.
+Kernel identity_kernel(const Graph& graph, const Operation& op) {
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const size_t bytes = *graph.desc(out_id).byte_length();
+  return [=](Values v) {
+    if (bytes) std::memcpy(v[out_id], v[in_id], bytes);
+  };
 }
 
 template <class T>
@@ -296,14 +443,40 @@ Kernel make_elementwise_kernel(const Graph& graph, const Operation& op) {
       case OpKind::kMax:
       case OpKind::kMin:
       case OpKind::kPow:
+      case OpKind::kPrelu:
         return binary_kernel<T>(graph, op);
+      case OpKind::kAbs:
+      case OpKind::kNeg:
+      case OpKind::kSign:
+        if constexpr (kIsFloat<T>) {
+          return float_kernel<T>(graph, op);
+        } else {
+          return integer_sign_kernel<T>(graph, op);
+        }
+      case OpKind::kCeil:
+      case OpKind::kCos:
       case OpKind::kErf:
       case OpKind::kExp:
+      case OpKind::kFloor:
+      case OpKind::kLog:
+      case OpKind::kReciprocal:
+      case OpKind::kRoundEven:
+      case OpKind::kSin:
       case OpKind::kSqrt:
+      case OpKind::kTan:
       case OpKind::kSigmoid:
       case OpKind::kTanh:
       case OpKind::kGelu:
-        return float_unary_kernel<T>(graph, op);
+      case OpKind::kElu:
+      case OpKind::kHardSigmoid:
+      case OpKind::kHardSwish:
+      case OpKind::kLeakyRelu:
+      case OpKind::kLinear:
+      case OpKind::kSoftplus:
+      case OpKind::kSoftsign:
+        return float_kernel<T>(graph, op);
+      case OpKind::kIdentity:
+        return identity_kernel(graph, op);
       case OpKind::kRelu:
         return relu_kernel<T>(graph, op);
       case OpKind::kClamp:

@@ -12,6 +12,7 @@
 #include "core/dispatch.hpp"
 #include "core/float16.hpp"
 #include "graph/graph.hpp"
+#include "ops/number_cast.hpp"
 #include "webnn/types.hpp"
 
 namespace webnn::reference {
@@ -46,6 +47,17 @@ inline T store(Compute<T> v) {
   }
 }
 
+// A result computed in double rounded once to the float storage type T (float16 straight from
+// the double, never through float32, which could round twice).
+template <class T>
+inline T round_from_double(double v) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    return ops::cast_to_float16(Number(v));
+  } else {
+    return static_cast<T>(v);
+  }
+}
+
 template <class T>
 inline constexpr bool kIsFloat = std::is_same_v<T, float> || std::is_same_v<T, Float16>;
 
@@ -56,6 +68,22 @@ inline T* typed(std::byte* p) {
 template <class T>
 inline const T* typed(const std::byte* p) {
   return reinterpret_cast<const T*>(p);
+}
+
+// Calls fn.template operator()<U>() with U the unsigned integer of `element_bytes` bytes (1, 2, 4
+// or 8): data movement copies elements by their bits, so NaN payloads, -0 and float16 survive.
+template <class Fn>
+decltype(auto) visit_bits(size_t element_bytes, Fn&& fn) {
+  switch (element_bytes) {
+    case 1:
+      return fn.template operator()<uint8_t>();
+    case 2:
+      return fn.template operator()<uint16_t>();
+    case 4:
+      return fn.template operator()<uint32_t>();
+    default:
+      return fn.template operator()<uint64_t>();
+  }
 }
 
 inline size_t element_count(const Shape& shape) {

@@ -1,13 +1,16 @@
-// averagePool2d and maxPool2d. spec: #api-mlgraphbuilder-pool2d
+// averagePool2d, l2Pool2d and maxPool2d. spec: #api-mlgraphbuilder-pool2d
 //
 // Window element (kh, kw) of output (oh, ow) reads input row oh * strideH + kh * dilationH -
 // padTop (and likewise for columns). Elements in the padding, or past the input's end when
 // "ceil" rounding or outputSizes lets a window overhang, are not part of the window: max ignores
 // them and average divides by the number of elements actually inside the input (padding is
-// excluded from the count, as XNNPACK, Core ML and DirectML do for WebNN). A window with no
-// element inside the input (possible only with padding wider than the window) yields 0 for
-// average and the type's lowest value (-Infinity for floats) for max.
+// excluded from the count, as XNNPACK, Core ML and DirectML do for WebNN); l2 is the square root
+// of the sum of the squares of those elements (a padding of zeros would add nothing, so the
+// choice does not arise for it). A window with no element inside the input (possible only with
+// padding wider than the window) yields 0 for average and l2 and the type's lowest value
+// (-Infinity for floats) for max. Sums accumulate in double and round once.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -75,7 +78,9 @@ void for_each_window_element(const PoolGeometry& g, int64_t base, int64_t oh, in
   }
 }
 
-template <class T, bool kMax>
+enum class PoolKind { kMax, kAverage, kL2 };
+
+template <class T, PoolKind kKind>
 void pool(const T* in, T* out, const PoolGeometry& g) {
   using C = Compute<T>;
   for (int64_t n = 0; n < g.batches; ++n)
@@ -85,7 +90,7 @@ void pool(const T* in, T* out, const PoolGeometry& g) {
       for (int64_t oh = 0; oh < g.out_h; ++oh)
         for (int64_t ow = 0; ow < g.out_w; ++ow) {
           T& dst = out[out_base + oh * g.out_sh + ow * g.out_sw];
-          if constexpr (kMax) {
+          if constexpr (kKind == PoolKind::kMax) {
             C best = std::numeric_limits<C>::has_infinity ? -std::numeric_limits<C>::infinity()
                                                           : std::numeric_limits<C>::lowest();
             bool nan = false;
@@ -98,14 +103,21 @@ void pool(const T* in, T* out, const PoolGeometry& g) {
               if (nan) best = std::numeric_limits<C>::quiet_NaN();
             }
             dst = store<T>(best);
-          } else {
+          } else if constexpr (kKind == PoolKind::kAverage) {
             double sum = 0;
             int64_t count = 0;
             for_each_window_element(g, in_base, oh, ow, [&](int64_t i) {
               sum += static_cast<double>(load(in[i]));
               ++count;
             });
-            dst = store<T>(static_cast<C>(count == 0 ? 0.0 : sum / static_cast<double>(count)));
+            dst = round_from_double<T>(count == 0 ? 0.0 : sum / static_cast<double>(count));
+          } else {
+            double sum_of_squares = 0;
+            for_each_window_element(g, in_base, oh, ow, [&](int64_t i) {
+              const auto x = static_cast<double>(load(in[i]));
+              sum_of_squares += x * x;
+            });
+            dst = round_from_double<T>(std::sqrt(sum_of_squares));
           }
         }
     }
@@ -119,11 +131,13 @@ Kernel make_pool_kernel(const Graph& graph, const Operation& op) {
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   return visit_type(type, [&]<class T>() -> Kernel {
     if (op.kind == OpKind::kMaxPool2d) {
-      return [=](Values v) { pool<T, true>(typed<T>(v[in_id]), typed<T>(v[out_id]), g); };
+      return [=](Values v) { pool<T, PoolKind::kMax>(typed<T>(v[in_id]), typed<T>(v[out_id]), g); };
     }
     if constexpr (kIsFloat<T>) {
       if (op.kind == OpKind::kAveragePool2d)
-        return [=](Values v) { pool<T, false>(typed<T>(v[in_id]), typed<T>(v[out_id]), g); };
+        return [=](Values v) { pool<T, PoolKind::kAverage>(typed<T>(v[in_id]), typed<T>(v[out_id]), g); };
+      if (op.kind == OpKind::kL2Pool2d)
+        return [=](Values v) { pool<T, PoolKind::kL2>(typed<T>(v[in_id]), typed<T>(v[out_id]), g); };
     }
     throw_unsupported(op, type);
   });

@@ -29,16 +29,6 @@ namespace webnn::reference {
 
 namespace {
 
-// A double result rounded once to the float storage type T.
-template <class T>
-T round_from_double(double v) {
-  if constexpr (std::is_same_v<T, Float16>) {
-    return ops::cast_to_float16(Number(v));
-  } else {
-    return static_cast<T>(v);
-  }
-}
-
 // Accumulation in uint64_t: two's complement addition and multiplication modulo 2^64 reduce to
 // the same result modulo 2^N as wrapping in T, without signed overflow.
 template <class T>

@@ -1,8 +1,13 @@
-// Data movement: reshape, transpose, concat, split, slice. spec: #api-mlgraphbuilder-reshape-method,
-// #api-mlgraphbuilder-transpose, #api-mlgraphbuilder-concat, #api-mlgraphbuilder-split,
-// #api-mlgraphbuilder-slice
+// Data movement: reshape, transpose, concat, split, slice, expand, pad, reverse, tile, triangular.
+// spec: #api-mlgraphbuilder-reshape-method, #api-mlgraphbuilder-transpose, #api-mlgraphbuilder-concat,
+// #api-mlgraphbuilder-split, #api-mlgraphbuilder-slice, #api-mlgraphbuilder-expand,
+// #api-mlgraphbuilder-pad, #api-mlgraphbuilder-reverse-method, #api-mlgraphbuilder-tile,
+// #api-mlgraphbuilder-triangular
 //
-// These never look at values, only move bytes, so they work on every data type by element size.
+// These never look at values, only move bytes, so they work on every data type by element size
+// and are bit-exact (NaN payloads, -0). pad's constant is the MLNumber cast to the input's type;
+// triangular's zero is the all-zero bit pattern, which is +0 or 0 in every type.
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -10,31 +15,86 @@
 
 #include "backends/reference/kernel_util.hpp"
 #include "backends/reference/kernels.hpp"
+#include "ops/number_cast.hpp"
 
 namespace webnn::reference {
 
 namespace {
 
-// dst[i] = src[offset_i] for every element of `shape`, offset_i walking `src_strides` from
-// `src_base` (all in elements of `size` bytes).
+// dst[i] = src[src_base + offset_i] for every element of `shape`, offset_i walking `src_strides`
+// (all in elements of `size` bytes). Index arithmetic is modulo 2^64 (size_t), so a stride may be
+// negative, written 0 - s: the sum src_base + offset_i is still the exact element index.
 void gather_strided(const std::byte* src, size_t src_base, const std::vector<size_t>& src_strides, const Shape& shape,
                     size_t size, std::byte* dst) {
   const std::vector<size_t> strides[1] = {src_strides};
-  auto run = [&]<class U>() {
-    const U* s = reinterpret_cast<const U*>(src) + src_base;
+  visit_bits(size, [&]<class U>() {
+    const U* s = reinterpret_cast<const U*>(src);
     U* d = reinterpret_cast<U*>(dst);
-    for_each_offset(shape, strides, [&](size_t i, const size_t* o) { d[i] = s[o[0]]; });
-  };
-  switch (size) {
-    case 1:
-      return run.template operator()<uint8_t>();
-    case 2:
-      return run.template operator()<uint16_t>();
-    case 4:
-      return run.template operator()<uint32_t>();
-    default:
-      return run.template operator()<uint64_t>();
+    for_each_offset(shape, strides, [&](size_t i, const size_t* o) { d[i] = s[src_base + o[0]]; });
+  });
+}
+
+// How output coordinate c of one dimension maps to an input coordinate x, for pad and tile: the
+// input spans [begin, begin + size) of the output (begin = 0 for tile). Outside that span,
+// "constant" has no source (the fill), "edge" repeats the nearest edge element, "reflection"
+// mirrors about the edge element (x -> -x, x -> 2(size - 1) - x; the builder keeps the padding
+// below size, so one reflection lands inside) and tile wraps (c mod size). Computed per element
+// rather than tabulated, so memory stays O(rank) however large the output.
+struct AxisMap {
+  enum class Rule : uint8_t { kConstant, kEdge, kReflection, kTile };
+  Rule rule;
+  int64_t begin;     // output coordinate of input coordinate 0
+  int64_t size;      // input size
+  int64_t out_size;  // output size
+  int64_t stride;    // input stride in elements
+
+  // The input coordinate c reads, or -1 for the fill.
+  int64_t source(int64_t c) const {
+    if (rule == Rule::kTile) return c % size;
+    const int64_t x = c - begin;
+    if (x >= 0 && x < size) return x;
+    switch (rule) {
+      case Rule::kEdge:
+        return x < 0 ? 0 : size - 1;
+      case Rule::kReflection:
+        return x < 0 ? -x : 2 * (size - 1) - x;
+      default:
+        return -1;
+    }
   }
+};
+
+// dst (row-major over the maps' output sizes) gets, per element, the input element its
+// coordinates map to, or `fill` where any coordinate has no source.
+template <class U>
+void copy_mapped(const U* src, const std::vector<AxisMap>& maps, U fill, U* dst) {
+  size_t out = 0;
+  auto walk = [&](auto& self, size_t d, int64_t offset, bool outside) -> void {
+    if (d == maps.size()) {
+      dst[out++] = outside ? fill : src[offset];
+      return;
+    }
+    const AxisMap& m = maps[d];
+    for (int64_t c = 0; c < m.out_size; ++c) {
+      const int64_t x = m.source(c);
+      self(self, d + 1, x < 0 ? offset : offset + x * m.stride, outside || x < 0);
+    }
+  };
+  walk(walk, 0, 0, false);
+}
+
+Kernel mapped_kernel(const Graph& graph, const Operation& op, std::vector<AxisMap> maps, const std::byte* fill_bytes) {
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const size_t size = element_size(graph.desc(in_id).data_type);
+  std::array<std::byte, 8> fill{};  // the fill element's bytes (native order), zeros when absent
+  if (fill_bytes) std::memcpy(fill.data(), fill_bytes, size);
+  return [=](Values v) {
+    visit_bits(size, [&]<class U>() {
+      U f;
+      std::memcpy(&f, fill.data(), sizeof(U));
+      copy_mapped(typed<U>(v[in_id]), maps, f, typed<U>(v[out_id]));
+    });
+  };
 }
 
 Kernel reshape_kernel(const Graph& graph, const Operation& op) {
@@ -144,6 +204,93 @@ Kernel split_kernel(const Graph& graph, const Operation& op) {
   };
 }
 
+// Output element o reads the input at o with every broadcast (size 1 or missing) dimension at 0.
+Kernel expand_kernel(const Graph& graph, const Operation& op) {
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const OperandDescriptor& in = graph.desc(in_id);
+  const Shape out_shape = graph.desc(out_id).shape;
+  const std::vector<size_t> src_strides = broadcast_strides(in.shape, out_shape);
+  const size_t size = element_size(in.data_type);
+  return [=](Values v) { gather_strided(v[in_id], 0, src_strides, out_shape, size, v[out_id]); };
+}
+
+// A reversed axis starts at its last element and walks with stride -s (axes absent: all).
+Kernel reverse_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<ReverseAttrs>(op.attrs);
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const OperandDescriptor& in = graph.desc(in_id);
+  std::vector<uint32_t> axes(in.rank());
+  std::iota(axes.begin(), axes.end(), 0u);
+  if (attrs.axes) axes = *attrs.axes;
+  std::vector<size_t> src_strides = strides_of(in.shape);
+  size_t base = 0;
+  for (uint32_t axis : axes) {
+    base += (in.shape.at(axis) - size_t{1}) * src_strides[axis];
+    src_strides[axis] = size_t{0} - src_strides[axis];
+  }
+  const Shape shape = in.shape;
+  const size_t size = element_size(in.data_type);
+  return [=](Values v) { gather_strided(v[in_id], base, src_strides, shape, size, v[out_id]); };
+}
+
+// pad: input coordinate x sits at output coordinate x + beginningPadding (AxisMap gives the
+// modes); the constant is the value cast to the input's data type.
+Kernel pad_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<PadAttrs>(op.attrs);
+  const OperandDescriptor& in = graph.desc(op.inputs.at(0));
+  const std::vector<size_t> in_strides = strides_of(in.shape);
+  AxisMap::Rule rule = AxisMap::Rule::kConstant;
+  if (attrs.mode == PaddingMode::kEdge) rule = AxisMap::Rule::kEdge;
+  if (attrs.mode == PaddingMode::kReflection) rule = AxisMap::Rule::kReflection;
+  std::vector<AxisMap> maps;
+  for (size_t d = 0; d < in.rank(); ++d) {
+    const int64_t begin = attrs.beginning_padding.at(d), size = in.shape[d];
+    maps.push_back({rule, begin, size, begin + size + attrs.ending_padding.at(d), static_cast<int64_t>(in_strides[d])});
+  }
+  std::byte value[8] = {};
+  ops::store_number(attrs.value, in.data_type, value);
+  return mapped_kernel(graph, op, std::move(maps), value);
+}
+
+// tile: output coordinate c reads input coordinate c mod size.
+Kernel tile_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<TileAttrs>(op.attrs);
+  const OperandDescriptor& in = graph.desc(op.inputs.at(0));
+  const std::vector<size_t> in_strides = strides_of(in.shape);
+  std::vector<AxisMap> maps;
+  for (size_t d = 0; d < in.rank(); ++d) {
+    const int64_t size = in.shape[d];
+    maps.push_back(
+        {AxisMap::Rule::kTile, 0, size, size * attrs.repetitions.at(d), static_cast<int64_t>(in_strides[d])});
+  }
+  return mapped_kernel(graph, op, std::move(maps), nullptr);
+}
+
+// Each matrix of the last two dimensions keeps element (i, j) when j - i >= diagonal (upper) or
+// j - i <= diagonal (lower), as numpy's triu(x, k) and tril(x, k); the others become 0.
+Kernel triangular_kernel(const Graph& graph, const Operation& op) {
+  const auto& attrs = std::get<TriangularAttrs>(op.attrs);
+  const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
+  const OperandDescriptor& in = graph.desc(in_id);
+  const size_t rows = in.shape.at(in.rank() - 2), cols = in.shape.at(in.rank() - 1);
+  const size_t matrices = element_count(in) / (rows * cols);
+  const bool upper = attrs.upper;
+  const int64_t diagonal = attrs.diagonal;
+  const size_t size = element_size(in.data_type);
+  return [=](Values v) {
+    visit_bits(size, [&]<class U>() {
+      const U* src = typed<U>(v[in_id]);
+      U* dst = typed<U>(v[out_id]);
+      for (size_t m = 0, k = 0; m < matrices; ++m)
+        for (size_t i = 0; i < rows; ++i)
+          for (size_t j = 0; j < cols; ++j, ++k) {
+            const int64_t offset = static_cast<int64_t>(j) - static_cast<int64_t>(i);
+            dst[k] = (upper ? offset >= diagonal : offset <= diagonal) ? src[k] : U{0};
+          }
+    });
+  };
+}
+
 }  // namespace
 
 Kernel make_shape_kernel(const Graph& graph, const Operation& op) {
@@ -158,6 +305,16 @@ Kernel make_shape_kernel(const Graph& graph, const Operation& op) {
       return concat_kernel(graph, op);
     case OpKind::kSplit:
       return split_kernel(graph, op);
+    case OpKind::kExpand:
+      return expand_kernel(graph, op);
+    case OpKind::kPad:
+      return pad_kernel(graph, op);
+    case OpKind::kReverse:
+      return reverse_kernel(graph, op);
+    case OpKind::kTile:
+      return tile_kernel(graph, op);
+    case OpKind::kTriangular:
+      return triangular_kernel(graph, op);
     default:
       break;
   }

@@ -1,0 +1,880 @@
+// Lowers a graph onto oneDNN: float32 convolutions, matmul/gemm, pooling, element-wise and binary
+// ops, softmax, layer normalization, reshapes and transposes become oneDNN primitives; every other
+// node runs its reference kernel inside the same plan. Activations and binary ops that follow a
+// convolution or matmul are fused into it as post-ops; convolutions choose their (blocked) layouts
+// and tensors stay in them between oneDNN steps, reordered only where a consumer needs another
+// layout. Constant weights are reordered once, here.
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <numeric>
+
+#include "backends/memory_plan.hpp"
+#include "backends/onednn/fusion.hpp"
+#include "backends/onednn/plan.hpp"
+#include "backends/reference/kernels.hpp"
+#include "core/float16.hpp"
+
+namespace webnn::onednn {
+
+using dnnl::memory;
+using Dims = memory::dims;
+
+const dnnl::engine& cpu_engine() {
+  static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  return engine;
+}
+
+namespace {
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+constexpr size_t kAlignment = 64;
+
+// oneDNN has no rank-0 memory: a scalar is a 1-D tensor of one element.
+Dims dims_of(const Shape& shape) {
+  if (shape.empty()) return {1};
+  return Dims(shape.begin(), shape.end());
+}
+
+Dims row_major_strides(const Dims& dims) {
+  Dims strides(dims.size(), 1);
+  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
+  return strides;
+}
+
+// The float32 memory descriptor of a row-major tensor of `shape` seen through `axes`: logical
+// dimension i of the descriptor is axis axes[i] of the tensor (empty `axes`: the identity).
+memory::desc plain_view(const Shape& shape, const std::vector<int>& axes = {}) {
+  const Dims dims = dims_of(shape);
+  const Dims strides = row_major_strides(dims);
+  if (axes.empty()) return memory::desc(dims, memory::data_type::f32, strides);
+  Dims d, s;
+  for (int a : axes) {
+    d.push_back(dims[static_cast<size_t>(a)]);
+    s.push_back(strides[static_cast<size_t>(a)]);
+  }
+  return memory::desc(d, memory::data_type::f32, s);
+}
+
+// `shape` with ones prepended up to `rank` (numpy broadcasting aligns shapes at the right).
+Shape pad_rank(const Shape& shape, size_t rank) {
+  Shape out(rank - std::min(rank, shape.size()), 1);
+  out.insert(out.end(), shape.begin(), shape.end());
+  return out;
+}
+
+// Axes of an NCHW-ordered oneDNN view of a tensor in `layout`.
+// Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
+std::vector<int> image_axes(InputLayout layout) {
+  return layout == InputLayout::kNchw ? std::vector<int>{} : std::vector<int>{0, 3, 1, 2};
+}
+
+bool is_f32(const OperandDescriptor& desc) { return desc.data_type == DataType::kFloat32; }
+
+class Compiler {
+ public:
+  Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options)
+      : g_(*graph), plan_(std::make_unique<Plan>()), fusion_(g_) {
+    plan_->graph = std::move(graph);
+    plan_->engine = cpu_engine();
+    plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
+    primary_.assign(g_.operands.size(), kNone);
+    variants_.resize(g_.operands.size());
+    plan_->plain_of.assign(g_.operands.size(), std::nullopt);
+    plan_->placement.assign(g_.operations.size(), "reference");
+    first_output_.assign(g_.operands.size(), kNone);
+    for (size_t i = g_.outputs.size(); i-- > 0;) first_output_[g_.outputs[i].operand] = i;
+  }
+
+  std::unique_ptr<Plan> compile() {
+    for (size_t i = 0; i < g_.operations.size(); ++i) {
+      if (fusion_.fused_into(i) != kNone) continue;  // lowered with its anchor
+      if (lower_onednn(i)) continue;
+      fusion_.unfuse(i);
+      lower_reference(i);
+    }
+    bind_graph_outputs();
+    return std::move(plan_);
+  }
+
+ private:
+  // ---- Tensors ----
+
+  TensorId add_tensor(PlanTensor t) {
+    plan_->tensors.push_back(std::move(t));
+    return plan_->tensors.size() - 1;
+  }
+
+  // The tensor an operand was first materialised in: a graph input or constant in place, or what
+  // its producer wrote.
+  TensorId primary(OperandId id) {
+    if (primary_[id] != kNone) return primary_[id];
+    const Operand& operand = g_.operands[id];
+    PlanTensor t;
+    t.operand = id;
+    t.desc = operand.desc;
+    t.bytes = static_cast<size_t>(*operand.desc.byte_length());
+    if (is_f32(t.desc)) t.md = plain_view(t.desc.shape);
+    if (operand.kind == OperandKind::kInput) {
+      t.home = Home::kGraphInput;
+      for (size_t i = 0; i < g_.inputs.size(); ++i)
+        if (g_.inputs[i].operand == id) t.index = i;
+    } else if (operand.kind == OperandKind::kConstant) {
+      const BufferRef& data = g_.constant_data(id);
+      if (reinterpret_cast<uintptr_t>(data.data.get()) % kAlignment == 0) {
+        t.home = Home::kConstant;
+        t.index = operand.constant_index;
+      } else {  // weights files need not align tensors: one aligned copy
+        t.home = Home::kOwned;
+        t.index = add_owned(data.span());
+      }
+    } else {
+      throw_error(ErrorKind::kOperationError,
+                  "onednn backend: operand " + std::to_string(id) + " is used before it is computed");
+    }
+    return primary_[id] = add_tensor(std::move(t));
+  }
+
+  size_t add_owned(std::span<const std::byte> bytes) {
+    plan_->owned.emplace_back(bytes.begin(), bytes.end());
+    return plan_->owned.size() - 1;
+  }
+
+  // Defines the tensor an operation writes for operand `id`: the caller's output buffer when the
+  // operand is a graph output and the layout is plain, else arena bytes.
+  TensorId define(OperandId id, const memory::desc& md, std::vector<int> axes = {}) {
+    PlanTensor t;
+    t.operand = id;
+    t.desc = g_.desc(id);
+    t.bytes = static_cast<size_t>(*t.desc.byte_length());
+    if (is_f32(t.desc)) {
+      t.md = md;
+      t.axes = std::move(axes);
+      t.plain = md == plain_view(t.desc.shape, t.axes);
+    }
+    if (t.plain && first_output_[id] != kNone) {
+      t.home = Home::kGraphOutput;
+      t.index = first_output_[id];
+    }
+    return primary_[id] = add_tensor(std::move(t));
+  }
+
+  // Operand `id` in the layout `md` over `axes`, reordered (once per layout) when it is not there
+  // yet. Constants are reordered here, at compile time. Any plain request is served by plain().
+  TensorId in_layout(OperandId id, const memory::desc& md, const std::vector<int>& axes = {}) {
+    if (md == plain_view(g_.desc(id).shape, axes)) return plain(id);
+    const TensorId p = primary(id);
+    if (same_layout(p, md, axes)) return p;
+    for (TensorId v : variants_[id])
+      if (same_layout(v, md, axes)) return v;
+    // From the primary tensor when it has these axes, else from the plain bytes seen through them.
+    const bool direct = plan_->tensors[p].axes == axes;
+    const TensorId src = direct ? p : plain(id);
+    return add_variant(id, src, direct ? plan_->tensors[p].md : plain_view(g_.desc(id).shape, axes), md, axes);
+  }
+
+  // Operand `id` in plain row-major layout: what reference kernels, copies and plain views read.
+  // A blocked tensor is reordered to the plain view over its own axes.
+  TensorId plain(OperandId id) {
+    const TensorId p = primary(id);
+    TensorId t = plan_->tensors[p].plain ? p : kNone;
+    for (TensorId v : variants_[id])
+      if (t == kNone && plan_->tensors[v].plain) t = v;
+    if (t == kNone) {
+      const std::vector<int>& axes = plan_->tensors[p].axes;
+      t = add_variant(id, p, plan_->tensors[p].md, plain_view(g_.desc(id).shape, axes), axes);
+    }
+    plan_->plain_of[id] = t;
+    return t;
+  }
+
+  // A copy of operand `id` in layout `md` over `axes`, reordered from `src` seen through `src_md`.
+  TensorId add_variant(OperandId id, TensorId src, const memory::desc& src_md, const memory::desc& md,
+                       const std::vector<int>& axes) {
+    PlanTensor t;
+    t.operand = id;
+    t.desc = g_.desc(id);
+    t.md = md;
+    t.axes = axes;
+    t.plain = md == plain_view(t.desc.shape, axes);
+    t.bytes = md.get_size();
+    const bool constant = g_.operands[id].kind == OperandKind::kConstant;
+    if (constant) {
+      t.home = Home::kOwned;
+      t.index = add_owned(std::vector<std::byte>(t.bytes));
+    }
+    const TensorId dst = add_tensor(std::move(t));
+    if (constant) {
+      reorder_now(src, src_md, dst);
+    } else {
+      add_reorder(src, src_md, dst);
+    }
+    variants_[id].push_back(dst);
+    return dst;
+  }
+
+  TensorId root(TensorId t) const {
+    while (plan_->tensors[t].view_of) t = *plan_->tensors[t].view_of;
+    return t;
+  }
+
+  bool same_layout(TensorId t, const memory::desc& md, const std::vector<int>& axes) const {
+    const PlanTensor& x = plan_->tensors[t];
+    return x.axes == axes && x.md == md;
+  }
+
+  // A tensor sharing `root`'s bytes with another descriptor (reshape).
+  TensorId view(TensorId root, OperandId id) {
+    PlanTensor t = plan_->tensors[root];
+    while (t.view_of) root = *t.view_of, t = plan_->tensors[root];
+    t.operand = id;
+    t.desc = g_.desc(id);
+    t.md = is_f32(t.desc) ? plain_view(t.desc.shape) : memory::desc();
+    t.axes.clear();
+    t.plain = true;
+    t.view_of = root;
+    return primary_[id] = add_tensor(std::move(t));
+  }
+
+  // ---- Steps ----
+
+  void add_primitive(const dnnl::primitive_desc_base& pd, dnnl::primitive primitive, std::vector<StepArg> args) {
+    Step step;
+    step.primitive = std::move(primitive);
+    step.args = std::move(args);
+    step.scratchpad_md = pd.scratchpad_desc();
+    plan_->scratchpad_bytes = std::max(plan_->scratchpad_bytes, step.scratchpad_md.get_size());
+    plan_->steps.push_back(std::move(step));
+  }
+
+  void add_reorder(TensorId src, const memory::desc& src_md, TensorId dst) {
+    const memory::desc& dst_md = plan_->tensors[dst].md;
+    dnnl::reorder::primitive_desc pd(cpu_engine(), src_md, cpu_engine(), dst_md, scratchpad_attr());
+    add_primitive(pd, dnnl::reorder(pd), {{DNNL_ARG_FROM, src, src_md}, {DNNL_ARG_TO, dst, dst_md}});
+  }
+
+  // Reorders constant bytes at compile time into an owned tensor.
+  void reorder_now(TensorId src, const memory::desc& src_md, TensorId dst) {
+    const PlanTensor& s = plan_->tensors[src];
+    const std::byte* bytes = s.home == Home::kOwned ? plan_->owned[s.index].data() : g_.constants[s.index].data.get();
+    memory from(src_md, cpu_engine(), const_cast<std::byte*>(bytes) + s.offset);
+    memory to(plan_->tensors[dst].md, cpu_engine(), plan_->owned[plan_->tensors[dst].index].data());
+    dnnl::stream stream(cpu_engine());
+    dnnl::reorder(from, to).execute(stream, from, to);
+    stream.wait();
+  }
+
+  void add_run(std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes) {
+    Step step;
+    step.run = std::move(run);
+    step.reads = std::move(reads);
+    step.writes = std::move(writes);
+    plan_->steps.push_back(std::move(step));
+  }
+
+  static dnnl::primitive_attr scratchpad_attr() {
+    dnnl::primitive_attr attr;
+    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+    return attr;
+  }
+
+  // ---- Reference fallback ----
+
+  void lower_reference(size_t index) {
+    const Operation& op = g_.operations[index];
+    std::vector<TensorId> reads, writes;
+    for_each_input(op, [&](OperandId id) { reads.push_back(plain(id)); });
+    reference::Kernel kernel = reference::make_kernel(g_, op);  // throws NotSupportedError
+    for (OperandId id : op.outputs) {
+      writes.push_back(define(id, is_f32(g_.desc(id)) ? plain_view(g_.desc(id).shape) : memory::desc()));
+      plan_->plain_of[id] = writes.back();
+    }
+    Plan* plan = plan_.get();
+    add_run([plan, kernel = std::move(kernel)] { kernel(plan->values); }, std::move(reads), std::move(writes));
+    plan_->placement[index] = "reference";
+  }
+
+  // ---- oneDNN lowering ----
+
+  bool lower_onednn(size_t index) {
+    const Operation& op = g_.operations[index];
+    bool all_f32 = true;
+    for_each_input(op, [&](OperandId id) { all_f32 = all_f32 && is_f32(g_.desc(id)); });
+    for (OperandId id : op.outputs) all_f32 = all_f32 && is_f32(g_.desc(id));
+    if (!all_f32) return false;
+    bool lowered = false;
+    try {
+      switch (op.kind) {
+        case OpKind::kConv2d:
+        case OpKind::kConvTranspose2d:
+          lowered = lower_conv(index);
+          break;
+        case OpKind::kMatmul:
+        case OpKind::kGemm:
+          lowered = lower_matmul(index);
+          break;
+        case OpKind::kAveragePool2d:
+        case OpKind::kMaxPool2d:
+          lowered = lower_pool(op);
+          break;
+        case OpKind::kAdd:
+        case OpKind::kSub:
+        case OpKind::kMul:
+        case OpKind::kDiv:
+          lowered = lower_binary(op);
+          break;
+        case OpKind::kSoftmax:
+          lowered = lower_softmax(op);
+          break;
+        case OpKind::kLayerNormalization:
+          lowered = lower_layer_normalization(op);
+          break;
+        case OpKind::kReshape:
+          view(plain(op.inputs[0]), op.outputs[0]);
+          lowered = true;
+          break;
+        case OpKind::kTranspose:
+          lowered = lower_transpose(op);
+          break;
+        default:
+          lowered = lower_eltwise(op);
+          break;
+      }
+    } catch (const dnnl::error&) {
+      lowered = false;  // oneDNN has no implementation for these shapes or options
+    }
+    if (lowered) {
+      plan_->placement[index] = "onednn";
+      for (size_t fused : fusion_.chain(index)) plan_->placement[fused] = "onednn";
+    }
+    return lowered;
+  }
+
+  // The post-ops of `anchor`'s fused chain, with `dst_md`/`axes` the layout of its output. The
+  // first add (or sub) of a full tensor becomes oneDNN's sum post-op, which accumulates into the
+  // destination: the fastest convolutions take no full-tensor binary post-op, and a residual
+  // connection is exactly that add. `sum_operand` is then the operand the destination must hold.
+  struct PostOpArgs {
+    dnnl::post_ops ops;
+    std::vector<StepArg> args;
+    std::optional<OperandId> sum_operand;
+  };
+  PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes) {
+    PostOpArgs out;
+    int index = 0;
+    const Shape& out_shape = g_.desc(fusion_.chain_output(anchor)).shape;
+    for (const PostOp& p : fusion_.post_ops(anchor)) {
+      if (!p.binary) {
+        out.ops.append_eltwise(1.0f, p.algorithm, p.alpha, p.beta);
+      } else if (g_.desc(p.other).shape == out_shape && !out.sum_operand &&
+                 (p.algorithm == dnnl::algorithm::binary_add || p.algorithm == dnnl::algorithm::binary_sub)) {
+        // x - other = x + (-1) * other
+        out.ops.append_sum(p.algorithm == dnnl::algorithm::binary_add ? 1.0f : -1.0f);
+        out.sum_operand = p.other;
+      } else {
+        // A full tensor in the destination's own layout, or a broadcast one read plain.
+        const Shape& other = g_.desc(p.other).shape;
+        memory::desc md;
+        TensorId t;
+        if (other == out_shape) {
+          md = dst_md;
+          t = in_layout(p.other, md, axes);
+        } else {
+          md = plain_view(pad_rank(other, out_shape.size()), axes);
+          t = plain(p.other);
+        }
+        out.ops.append_binary(p.algorithm, md);
+        out.args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1, t, md});
+      }
+      ++index;
+    }
+    return out;
+  }
+
+  // The chain link of `anchor` that adds `other`.
+  size_t sum_reader(size_t anchor, OperandId other) const {
+    for (size_t link : fusion_.chain(anchor)) {
+      const Operation& op = g_.operations[link];
+      if (op.inputs.size() == 2 && (op.inputs[0] == other || op.inputs[1] == other)) return link;
+    }
+    return kNone;
+  }
+
+  // The destination of a fused primitive whose chain output is `id`. With a sum post-op the
+  // destination must already hold `sum_operand`: its own bytes, overwritten in place when nothing
+  // reads them afterwards, else a copy made just before the primitive runs.
+  TensorId fused_destination(size_t anchor, OperandId id, const memory::desc& md, const std::vector<int>& axes,
+                             const std::optional<OperandId>& sum_operand) {
+    if (!sum_operand) return define(id, md, axes);
+    const OperandId other = *sum_operand;
+    const TensorId t = primary(other);
+    const PlanTensor& x = plan_->tensors[t];
+    const TensorId r = root(t);
+    // In place when the bytes are intermediate, already in the destination's layout, and no
+    // operand they hold (the residual, or anything sharing its buffer) is read after the anchor.
+    bool in_place =
+        plan_->tensors[r].home == Home::kArena && x.axes == axes && x.md == md && first_output_[id] == kNone;
+    const size_t link = sum_reader(anchor, other);
+    for (TensorId v = 0; in_place && v < plan_->tensors.size(); ++v)
+      if (root(v) == r)
+        in_place = !plan_->tensors[v].scratch && fusion_.read_only_before(plan_->tensors[v].operand, anchor, link);
+    if (in_place) {
+      PlanTensor alias = x;
+      alias.operand = id;
+      alias.desc = g_.desc(id);
+      alias.view_of = r;
+      return primary_[id] = add_tensor(std::move(alias));
+    }
+    const TensorId dst = define(id, md, axes);
+    const TensorId src = x.axes == axes ? t : plain(other);
+    add_reorder(src, x.axes == axes ? plan_->tensors[src].md : plain_view(g_.desc(other).shape, axes), dst);
+    return dst;
+  }
+
+  // Binary post-ops fix src1's layout before the primitive chooses its destination's: a first
+  // descriptor without post-ops tells which layout the destination takes.
+  template <class PD, class MakeDesc>
+  PD make_fused_pd(size_t anchor, const std::vector<int>& axes, memory::desc dst_md, MakeDesc&& make_desc,
+                   PostOpArgs& post) {
+    if (dst_md.data.format_kind == dnnl_format_kind_any) {
+      PD probe(make_desc(dst_md), scratchpad_attr(), cpu_engine());
+      dst_md = probe.dst_desc();
+    }
+    post = post_ops(anchor, dst_md, axes);
+    dnnl::primitive_attr attr = scratchpad_attr();
+    attr.set_post_ops(post.ops);
+    return PD(make_desc(dst_md), attr, cpu_engine());
+  }
+
+  bool lower_conv(size_t index) {
+    const Operation& op = g_.operations[index];
+    const bool transposed = op.kind == OpKind::kConvTranspose2d;
+    // The options both convolutions share.
+    OptionalDims padding, strides, dilations;
+    uint32_t groups;
+    InputLayout layout;
+    std::optional<OperandRef> bias;
+    std::visit(
+        [&](const auto& a) {
+          using A = std::decay_t<decltype(a)>;
+          if constexpr (std::is_same_v<A, Conv2dAttrs> || std::is_same_v<A, ConvTranspose2dAttrs>) {
+            padding = a.padding, strides = a.strides, dilations = a.dilations;
+            groups = a.groups, layout = a.input_layout, bias = a.bias;
+          }
+        },
+        op.attrs);
+    const OperandId input = op.inputs[0], filter = op.inputs[1];
+    const OperandId output = op.outputs[0], final_output = fusion_.chain_output(index);
+    const std::vector<int> axes = image_axes(layout);
+    const ImageDims in = image_dims(g_.desc(input).shape, layout);
+    const ImageDims out = image_dims(g_.desc(output).shape, layout);
+    const std::vector<uint32_t> pad = padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
+    const std::vector<uint32_t> stride = strides.value_or(std::vector<uint32_t>{1, 1});
+    const std::vector<uint32_t> dilation = dilations.value_or(std::vector<uint32_t>{1, 1});
+    const FilterView fv = filter_view(op, groups);
+    const Dims s = {stride[0], stride[1]};
+    const Dims d = {int64_t{dilation[0]} - 1, int64_t{dilation[1]} - 1};
+    const Dims pl = {pad[0], pad[2]};
+    Dims pr = {pad[1], pad[3]};
+    if (transposed) {
+      // outputPadding and outputSizes extend the ending edge: oneDNN takes it as less padding.
+      for (int k = 0; k < 2; ++k) {
+        const int64_t kernel = (fv.kernel[k] - 1) * (d[k] + 1) + 1;
+        const int64_t in_size = k == 0 ? in.height : in.width;
+        const int64_t out_size = k == 0 ? out.height : out.width;
+        pr[k] = (in_size - 1) * s[k] + kernel - pl[k] - out_size;
+        if (pr[k] < 0) return false;
+      }
+    }
+    const memory::desc src_any({in.batches, in.channels, in.height, in.width}, memory::data_type::f32,
+                               memory::format_tag::any);
+    const memory::desc weights_any(fv.dims, memory::data_type::f32, memory::format_tag::any);
+    const memory::desc bias_md = bias ? plain_view(g_.desc(bias->id).shape) : memory::desc();
+    const bool graph_output = first_output_[final_output] != kNone;
+    const memory::desc dst_start = graph_output ? plain_view(g_.desc(final_output).shape, axes)
+                                                : memory::desc({out.batches, out.channels, out.height, out.width},
+                                                               memory::data_type::f32, memory::format_tag::any);
+    const auto algorithm = dnnl::algorithm::convolution_direct;
+    PostOpArgs post;
+    auto run_conv = [&](const auto& pd, dnnl::primitive primitive) {
+      std::vector<StepArg> args;
+      args.push_back({DNNL_ARG_SRC, in_layout(input, pd.src_desc(), axes), pd.src_desc()});
+      args.push_back({DNNL_ARG_WEIGHTS, weights(filter, fv, pd.weights_desc()), pd.weights_desc()});
+      if (bias) args.push_back({DNNL_ARG_BIAS, plain(bias->id), bias_md});
+      for (StepArg& a : post.args) args.push_back(a);
+      const TensorId dst = fused_destination(index, final_output, pd.dst_desc(), axes, post.sum_operand);
+      args.push_back({DNNL_ARG_DST, dst, pd.dst_desc()});
+      add_primitive(pd, std::move(primitive), std::move(args));
+    };
+    if (transposed) {
+      using PD = dnnl::deconvolution_forward::primitive_desc;
+      auto make = [&](const memory::desc& dst) {
+        return dnnl::deconvolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                 dnnl::algorithm::deconvolution_direct, src_any, weights_any, bias_md,
+                                                 dst, s, d, pl, pr);
+      };
+      const PD pd = make_fused_pd<PD>(index, axes, dst_start, make, post);
+      run_conv(pd, dnnl::deconvolution_forward(pd));
+    } else {
+      using PD = dnnl::convolution_forward::primitive_desc;
+      auto make = [&](const memory::desc& dst) {
+        return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm, src_any, weights_any,
+                                               bias_md, dst, s, d, pl, pr);
+      };
+      const PD pd = make_fused_pd<PD>(index, axes, dst_start, make, post);
+      run_conv(pd, dnnl::convolution_forward(pd));
+    }
+    return true;
+  }
+
+  // The filter as oneDNN's weights: logical dims (O, I, H, W), or (G, O/G, I/G, H, W) with groups,
+  // and the strides of the filter's own layout over them.
+  struct FilterView {
+    Dims dims, strides;
+    int64_t kernel[2];
+  };
+  FilterView filter_view(const Operation& op, uint32_t groups) const {
+    const Shape& f = g_.desc(op.inputs[1]).shape;
+    // Position of o, i, h, w in the filter's shape, and the per-group sizes.
+    int po, pi, ph, pw;
+    int64_t o_total, i_per_group;
+    if (op.kind == OpKind::kConv2d) {
+      switch (std::get<Conv2dAttrs>(op.attrs).filter_layout) {
+        case Conv2dFilterLayout::kOihw:
+          po = 0, pi = 1, ph = 2, pw = 3;
+          break;
+        case Conv2dFilterLayout::kHwio:
+          ph = 0, pw = 1, pi = 2, po = 3;
+          break;
+        case Conv2dFilterLayout::kOhwi:
+          po = 0, ph = 1, pw = 2, pi = 3;
+          break;
+        case Conv2dFilterLayout::kIhwo:
+        default:
+          pi = 0, ph = 1, pw = 2, po = 3;
+          break;
+      }
+      o_total = f[static_cast<size_t>(po)];
+      i_per_group = f[static_cast<size_t>(pi)];
+    } else {
+      // convTranspose2d filters hold input channels (all groups) by output channels per group.
+      switch (std::get<ConvTranspose2dAttrs>(op.attrs).filter_layout) {
+        case ConvTranspose2dFilterLayout::kIohw:
+          pi = 0, po = 1, ph = 2, pw = 3;
+          break;
+        case ConvTranspose2dFilterLayout::kHwoi:
+          ph = 0, pw = 1, po = 2, pi = 3;
+          break;
+        case ConvTranspose2dFilterLayout::kOhwi:
+        default:
+          po = 0, ph = 1, pw = 2, pi = 3;
+          break;
+      }
+      o_total = int64_t{f[static_cast<size_t>(po)]} * groups;
+      i_per_group = f[static_cast<size_t>(pi)] / groups;
+    }
+    const Dims fs = row_major_strides(dims_of(f));
+    FilterView v;
+    v.kernel[0] = f[static_cast<size_t>(ph)];
+    v.kernel[1] = f[static_cast<size_t>(pw)];
+    const int64_t so = fs[static_cast<size_t>(po)], si = fs[static_cast<size_t>(pi)];
+    const int64_t sh = fs[static_cast<size_t>(ph)], sw = fs[static_cast<size_t>(pw)];
+    if (groups == 1) {
+      v.dims = {o_total, i_per_group, v.kernel[0], v.kernel[1]};
+      v.strides = {so, si, sh, sw};
+    } else if (op.kind == OpKind::kConv2d) {
+      const int64_t o_per_group = o_total / groups;
+      v.dims = {groups, o_per_group, i_per_group, v.kernel[0], v.kernel[1]};
+      v.strides = {o_per_group * so, so, si, sh, sw};
+    } else {
+      const int64_t o_per_group = o_total / groups;
+      v.dims = {groups, o_per_group, i_per_group, v.kernel[0], v.kernel[1]};
+      v.strides = {i_per_group * si, so, si, sh, sw};
+    }
+    return v;
+  }
+
+  // The filter in the primitive's weights layout: reordered once when constant, at every run
+  // otherwise.
+  TensorId weights(OperandId filter, const FilterView& fv, const memory::desc& md) {
+    const TensorId src = plain(filter);
+    const memory::desc src_md(fv.dims, memory::data_type::f32, fv.strides);
+    PlanTensor t;
+    t.desc = g_.desc(filter);
+    t.md = md;
+    t.plain = false;
+    t.bytes = md.get_size();
+    const bool constant = g_.operands[filter].kind == OperandKind::kConstant;
+    if (constant) {
+      t.home = Home::kOwned;
+      t.index = add_owned(std::vector<std::byte>(t.bytes));
+    }
+    const TensorId dst = add_tensor(std::move(t));
+    if (constant) {
+      reorder_now(src, src_md, dst);
+    } else {
+      add_reorder(src, src_md, dst);
+    }
+    return dst;
+  }
+
+  bool lower_matmul(size_t index) {
+    const Operation& op = g_.operations[index];
+    if (!fusion_.anchor_supported(index)) return false;
+    const OperandId a = op.inputs[0], b = op.inputs[1];
+    const OperandId final_output = fusion_.chain_output(index);
+    const Shape& out_shape = g_.desc(op.outputs[0]).shape;
+    const size_t rank = out_shape.size();
+    memory::desc a_md, b_view;
+    if (op.kind == OpKind::kGemm) {
+      const auto& attrs = std::get<GemmAttrs>(op.attrs);
+      const Shape& as = g_.desc(a).shape;
+      const Shape& bs = g_.desc(b).shape;
+      a_md = attrs.a_transpose ? memory::desc({as[1], as[0]}, memory::data_type::f32, Dims{1, as[1]}) : plain_view(as);
+      b_view =
+          attrs.b_transpose ? memory::desc({bs[1], bs[0]}, memory::data_type::f32, Dims{1, bs[1]}) : plain_view(bs);
+    } else {
+      a_md = plain_view(pad_rank(g_.desc(a).shape, rank));
+      b_view = plain_view(pad_rank(g_.desc(b).shape, rank));
+    }
+    const bool b_constant = g_.operands[b].kind == OperandKind::kConstant;
+    const memory::desc b_md =
+        b_constant ? memory::desc(b_view.dims(), memory::data_type::f32, memory::format_tag::any) : b_view;
+    const memory::desc dst_md = plain_view(out_shape);
+    auto make = [&](const memory::desc& dst) { return dnnl::matmul::desc(a_md, b_md, dst); };
+    PostOpArgs post;
+    auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, dst_md, make, post);
+    std::vector<StepArg> args;
+    args.push_back({DNNL_ARG_SRC, plain(a), a_md});
+    if (b_constant) {
+      // Reordered once into the layout the primitive prefers.
+      PlanTensor t;
+      t.scratch = true;
+      t.desc = g_.desc(b);
+      t.md = pd.weights_desc();
+      t.plain = false;
+      t.bytes = t.md.get_size();
+      t.home = Home::kOwned;
+      t.index = add_owned(std::vector<std::byte>(t.bytes));
+      const TensorId w = add_tensor(std::move(t));
+      reorder_now(plain(b), b_view, w);
+      args.push_back({DNNL_ARG_WEIGHTS, w, pd.weights_desc()});
+    } else {
+      args.push_back({DNNL_ARG_WEIGHTS, plain(b), b_view});
+    }
+    for (StepArg& arg : post.args) args.push_back(arg);
+    args.push_back({DNNL_ARG_DST, fused_destination(index, final_output, dst_md, {}, post.sum_operand), dst_md});
+    add_primitive(pd, dnnl::matmul(pd), std::move(args));
+    return true;
+  }
+
+  bool lower_pool(const Operation& op) {
+    const auto& attrs = std::get<Pool2dAttrs>(op.attrs);
+    const OperandId input = op.inputs[0], output = op.outputs[0];
+    const std::vector<int> axes = image_axes(attrs.layout);
+    const ImageDims in = image_dims(g_.desc(input).shape, attrs.layout);
+    const ImageDims out = image_dims(g_.desc(output).shape, attrs.layout);
+    const std::vector<uint32_t> window = attrs.window_dimensions.value_or(std::vector<uint32_t>{in.height, in.width});
+    const std::vector<uint32_t> pad = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
+    const std::vector<uint32_t> stride = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
+    const std::vector<uint32_t> dilation = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+    Dims pl = {pad[0], pad[2]}, pr = {pad[1], pad[3]};
+    const int64_t in_size[2] = {in.height, in.width}, out_size[2] = {out.height, out.width};
+    for (int k = 0; k < 2; ++k) {
+      const int64_t kernel = (int64_t{window[k]} - 1) * dilation[k] + 1;
+      // oneDNN checks out = (in - kernel + pl + pr) / stride + 1 exactly: ceil rounding and
+      // outputSizes extend the ending padding.
+      const int64_t needed = (out_size[k] - 1) * stride[k] + kernel - in_size[k] - pl[k];
+      if ((in_size[k] - kernel + pl[k] + pr[k]) / stride[k] + 1 != out_size[k]) pr[k] = needed;
+      // Windows wholly in the padding have no defined average in oneDNN: the reference kernel
+      // handles them (docs/choices.md).
+      if (pl[k] >= kernel || pr[k] < 0 || (out_size[k] - 1) * stride[k] - pl[k] >= in_size[k]) return false;
+    }
+    const dnnl::algorithm algorithm =
+        op.kind == OpKind::kMaxPool2d ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
+    const TensorId src = primary(input);
+    const memory::desc src_md =
+        plan_->tensors[src].axes == axes ? plan_->tensors[src].md : plain_view(g_.desc(input).shape, axes);
+    const bool graph_output = first_output_[output] != kNone;
+    const memory::desc dst_md = graph_output ? plain_view(g_.desc(output).shape, axes)
+                                             : memory::desc({out.batches, out.channels, out.height, out.width},
+                                                            memory::data_type::f32, memory::format_tag::any);
+    dnnl::pooling_v2_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, src_md, dst_md,
+                                        {stride[0], stride[1]}, {window[0], window[1]},
+                                        {int64_t{dilation[0]} - 1, int64_t{dilation[1]} - 1}, pl, pr);
+    dnnl::pooling_v2_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+    add_primitive(pd, dnnl::pooling_v2_forward(pd),
+                  {{DNNL_ARG_SRC, in_layout(input, pd.src_desc(), axes), pd.src_desc()},
+                   {DNNL_ARG_DST, define(output, pd.dst_desc(), axes), pd.dst_desc()}});
+    return true;
+  }
+
+  // add, sub, mul, div: the first operand gives the layout; the second is read in it, or plain
+  // when it broadcasts.
+  bool lower_binary(const Operation& op) {
+    OperandId a = op.inputs[0], b = op.inputs[1];
+    const Shape& out_shape = g_.desc(op.outputs[0]).shape;
+    if (g_.desc(a).shape != out_shape) {
+      if (op.kind != OpKind::kAdd && op.kind != OpKind::kMul) return false;
+      std::swap(a, b);
+      if (g_.desc(a).shape != out_shape) return false;
+    }
+    const TensorId ta = primary(a);
+    const memory::desc a_md = plan_->tensors[ta].md;
+    const std::vector<int> axes = plan_->tensors[ta].axes;
+    TensorId tb;
+    memory::desc b_md;
+    if (g_.desc(b).shape == out_shape) {
+      b_md = a_md;
+      tb = in_layout(b, b_md, axes);
+    } else {
+      b_md = plain_view(pad_rank(g_.desc(b).shape, out_shape.size()), axes);
+      tb = plain(b);
+    }
+    dnnl::binary::desc desc(*binary_algorithm(op.kind), a_md, b_md, a_md);
+    dnnl::binary::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+    add_primitive(pd, dnnl::binary(pd),
+                  {{DNNL_ARG_SRC_0, ta, a_md},
+                   {DNNL_ARG_SRC_1, tb, b_md},
+                   {DNNL_ARG_DST, define(op.outputs[0], a_md, axes), a_md}});
+    return true;
+  }
+
+  // Activations that oneDNN computes as one eltwise primitive, in the input's own layout.
+  bool lower_eltwise(const Operation& op) {
+    const std::vector<PostOp> chain = eltwise_chain(op);
+    if (chain.size() != 1 || op.inputs.size() != 1) return false;
+    const TensorId src = primary(op.inputs[0]);
+    const memory::desc md = plan_->tensors[src].md;
+    dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, chain[0].algorithm, md, chain[0].alpha,
+                                     chain[0].beta);
+    dnnl::eltwise_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+    add_primitive(pd, dnnl::eltwise_forward(pd),
+                  {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, define(op.outputs[0], md, plan_->tensors[src].axes), md}});
+    return true;
+  }
+
+  bool lower_softmax(const Operation& op) {
+    const OperandId input = op.inputs[0];
+    const memory::desc md = plain_view(g_.desc(input).shape);
+    const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
+    dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
+    dnnl::softmax_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+    add_primitive(pd, dnnl::softmax_forward(pd),
+                  {{DNNL_ARG_SRC, plain(input), md}, {DNNL_ARG_DST, define(op.outputs[0], md), md}});
+    return true;
+  }
+
+  // oneDNN normalises over the last dimension: trailing contiguous axes fold into one.
+  bool lower_layer_normalization(const Operation& op) {
+    const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
+    const OperandId input = op.inputs[0];
+    const Shape& shape = g_.desc(input).shape;
+    std::vector<uint32_t> axes;
+    if (attrs.axes) {
+      axes = *attrs.axes;
+    } else {
+      for (uint32_t i = 1; i < shape.size(); ++i) axes.push_back(i);
+    }
+    if (axes.empty()) return false;
+    for (size_t i = 0; i < axes.size(); ++i)
+      if (axes[i] != shape.size() - axes.size() + i) return false;
+    int64_t outer = 1, inner = 1;
+    for (size_t i = 0; i < shape.size(); ++i) (i < shape.size() - axes.size() ? outer : inner) *= shape[i];
+    const memory::desc md({outer, inner}, memory::data_type::f32, Dims{inner, 1});
+    const memory::desc param_md({inner}, memory::data_type::f32, Dims{1});
+    auto flags = dnnl::normalization_flags::none;
+    if (attrs.scale) flags |= dnnl::normalization_flags::use_scale;
+    if (attrs.bias) flags |= dnnl::normalization_flags::use_shift;
+    dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, md,
+                                                 static_cast<float>(attrs.epsilon), flags);
+    dnnl::layer_normalization_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+    std::vector<StepArg> args = {{DNNL_ARG_SRC, plain(input), md}};
+    if (attrs.scale) args.push_back({DNNL_ARG_SCALE, plain(attrs.scale->id), param_md});
+    if (attrs.bias) args.push_back({DNNL_ARG_SHIFT, plain(attrs.bias->id), param_md});
+    // Mean and variance are computed into scratch tensors of their own.
+    for (int arg : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
+      PlanTensor stats;
+      stats.scratch = true;
+      stats.desc = {DataType::kFloat32, {static_cast<uint32_t>(outer)}};
+      stats.md = pd.mean_desc();
+      stats.bytes = stats.md.get_size();
+      args.push_back({arg, add_tensor(std::move(stats)), pd.mean_desc()});
+    }
+    args.push_back({DNNL_ARG_DST, define(op.outputs[0], plain_view(shape)), md});
+    add_primitive(pd, dnnl::layer_normalization_forward(pd), std::move(args));
+    return true;
+  }
+
+  // A reorder from a strided view of the input to the plain output.
+  bool lower_transpose(const Operation& op) {
+    const OperandId input = op.inputs[0], output = op.outputs[0];
+    const Shape& in_shape = g_.desc(input).shape;
+    if (in_shape.empty()) return false;
+    std::vector<uint32_t> permutation =
+        std::get<TransposeAttrs>(op.attrs).permutation.value_or(std::vector<uint32_t>{});
+    if (!std::get<TransposeAttrs>(op.attrs).permutation)
+      for (size_t i = in_shape.size(); i-- > 0;) permutation.push_back(static_cast<uint32_t>(i));
+    const std::vector<int> axes(permutation.begin(), permutation.end());
+    const memory::desc src_md = plain_view(in_shape, axes);
+    const memory::desc dst_md = plain_view(g_.desc(output).shape);
+    dnnl::reorder::primitive_desc pd(cpu_engine(), src_md, cpu_engine(), dst_md, scratchpad_attr());
+    add_primitive(pd, dnnl::reorder(pd),
+                  {{DNNL_ARG_FROM, plain(input), src_md}, {DNNL_ARG_TO, define(output, dst_md), dst_md}});
+    return true;
+  }
+
+  // ---- Graph outputs ----
+
+  // Every graph output not yet written in place is copied (or reordered) into the caller's buffer.
+  void bind_graph_outputs() {
+    for (size_t i = 0; i < g_.outputs.size(); ++i) {
+      const OperandId id = g_.outputs[i].operand;
+      const TensorId src = primary(id);
+      const PlanTensor& s = plan_->tensors[src];
+      if (s.home == Home::kGraphOutput && s.index == i && !s.view_of) continue;
+      PlanTensor t;
+      t.operand = id;
+      t.desc = g_.desc(id);
+      t.bytes = static_cast<size_t>(*t.desc.byte_length());
+      t.md = is_f32(t.desc) ? plain_view(t.desc.shape) : memory::desc();
+      t.home = Home::kGraphOutput;
+      t.index = i;
+      const TensorId dst = add_tensor(std::move(t));
+      const TensorId from = plain(id);
+      Plan* plan = plan_.get();
+      const size_t bytes = plan_->tensors[dst].bytes;
+      add_run([plan, from, dst, bytes] { std::memcpy(plan->ptr[dst], plan->ptr[from], bytes); }, {from}, {dst});
+    }
+  }
+
+  const Graph& g_;
+  std::unique_ptr<Plan> plan_;
+  Fusion fusion_;
+  std::vector<TensorId> primary_;                // by OperandId
+  std::vector<std::vector<TensorId>> variants_;  // by OperandId: reordered copies
+  std::vector<size_t> first_output_;             // by OperandId: first graph output index, or kNone
+};
+
+}  // namespace
+
+std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options) {
+  // oneDNN sizes its work decomposition by the thread count at creation: create with the count
+  // the plan runs with, and leave the caller's OpenMP setting as it was.
+  const int saved = omp_get_max_threads();
+  const int threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
+  omp_set_num_threads(threads);
+  try {
+    std::unique_ptr<Plan> plan = Compiler(std::move(graph), options).compile();
+    omp_set_num_threads(saved);
+    return plan;
+  } catch (...) {
+    omp_set_num_threads(saved);
+    throw;
+  }
+}
+
+}  // namespace webnn::onednn

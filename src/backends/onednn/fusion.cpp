@@ -1,0 +1,196 @@
+#include "backends/onednn/fusion.hpp"
+
+#include <limits>
+
+#include "ops/number_cast.hpp"
+
+namespace webnn::onednn {
+
+namespace {
+
+using dnnl::algorithm;
+
+constexpr size_t kNone = static_cast<size_t>(-1);
+// Well below oneDNN's own limit on post-ops per primitive.
+constexpr size_t kMaxPostOps = 8;
+
+PostOp eltwise(algorithm alg, double alpha = 0, double beta = 0) {
+  PostOp p;
+  p.algorithm = alg;
+  p.alpha = static_cast<float>(alpha);
+  p.beta = static_cast<float>(beta);
+  return p;
+}
+
+bool is_f32(const Graph& g, OperandId id) { return g.desc(id).data_type == DataType::kFloat32; }
+
+bool is_anchor(const Graph& g, const Operation& op) {
+  switch (op.kind) {
+    case OpKind::kConv2d:
+    case OpKind::kConvTranspose2d:
+    case OpKind::kMatmul:
+    case OpKind::kGemm:
+      return is_f32(g, op.outputs[0]);
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::vector<PostOp> eltwise_chain(const Operation& op) {
+  switch (op.kind) {
+    case OpKind::kRelu:
+      return {eltwise(algorithm::eltwise_relu)};
+    case OpKind::kClamp: {
+      const auto& a = std::get<ClampAttrs>(op.attrs);
+      // spec: the bounds are cast to the input's data type (float32 here).
+      return {
+          eltwise(algorithm::eltwise_clip, ops::cast_number<float>(a.min_value), ops::cast_number<float>(a.max_value))};
+    }
+    case OpKind::kSigmoid:
+      return {eltwise(algorithm::eltwise_logistic)};
+    case OpKind::kTanh:
+      return {eltwise(algorithm::eltwise_tanh)};
+    case OpKind::kGelu:
+      return {eltwise(algorithm::eltwise_gelu_erf)};
+    case OpKind::kElu:
+      return {eltwise(algorithm::eltwise_elu, std::get<EluAttrs>(op.attrs).alpha)};
+    case OpKind::kHardSwish:
+      return {eltwise(algorithm::eltwise_hardswish)};
+    case OpKind::kLeakyRelu:
+      return {eltwise(algorithm::eltwise_relu, std::get<LeakyReluAttrs>(op.attrs).alpha)};
+    case OpKind::kLinear: {
+      const auto& a = std::get<LinearAttrs>(op.attrs);
+      return {eltwise(algorithm::eltwise_linear, a.alpha, a.beta)};
+    }
+    case OpKind::kHardSigmoid: {
+      const auto& a = std::get<HardSigmoidAttrs>(op.attrs);
+      return {eltwise(algorithm::eltwise_linear, a.alpha, a.beta), eltwise(algorithm::eltwise_clip, 0.0, 1.0)};
+    }
+    case OpKind::kSoftplus:
+      return {eltwise(algorithm::eltwise_soft_relu)};
+    case OpKind::kAbs:
+      return {eltwise(algorithm::eltwise_abs)};
+    case OpKind::kSqrt:
+      return {eltwise(algorithm::eltwise_sqrt)};
+    case OpKind::kExp:
+      return {eltwise(algorithm::eltwise_exp)};
+    case OpKind::kLog:
+      return {eltwise(algorithm::eltwise_log)};
+    case OpKind::kNeg:
+      return {eltwise(algorithm::eltwise_linear, -1.0, 0.0)};
+    default:
+      return {};
+  }
+}
+
+std::optional<dnnl::algorithm> binary_algorithm(OpKind kind) {
+  switch (kind) {
+    case OpKind::kAdd:
+      return algorithm::binary_add;
+    case OpKind::kSub:
+      return algorithm::binary_sub;
+    case OpKind::kMul:
+      return algorithm::binary_mul;
+    case OpKind::kDiv:
+      return algorithm::binary_div;
+    default:
+      return std::nullopt;
+  }
+}
+
+Fusion::Fusion(const Graph& graph)
+    : graph_(graph),
+      fused_into_(graph.operations.size(), kNone),
+      chains_(graph.operations.size()),
+      post_ops_(graph.operations.size()),
+      supported_(graph.operations.size(), true) {
+  const Graph& g = graph_;
+  const size_t n = g.operands.size();
+  // Readers of each operand (an operation reading it twice appears twice), its producer, and
+  // whether it is a graph output.
+  std::vector<std::vector<size_t>>& readers = readers_;
+  readers.assign(n, {});
+  std::vector<size_t> producer(n, kNone);
+  std::vector<bool> is_output(n, false);
+  for (size_t i = 0; i < g.operations.size(); ++i) {
+    for_each_input(g.operations[i], [&](OperandId id) { readers[id].push_back(i); });
+    for (OperandId id : g.operations[i].outputs) producer[id] = i;
+  }
+  for (const NamedOperand& out : g.outputs) is_output[out.operand] = true;
+
+  for (size_t anchor = 0; anchor < g.operations.size(); ++anchor) {
+    const Operation& op = g.operations[anchor];
+    if (fused_into_[anchor] != kNone || !is_anchor(g, op)) continue;
+    std::vector<PostOp>& post = post_ops_[anchor];
+    if (op.kind == OpKind::kGemm) {
+      // alpha * A'B' + beta * C: oneDNN's matmul takes alpha as a linear post-op and C as an add;
+      // a beta other than 0 or 1 would need a scaled copy of C.
+      const auto& a = std::get<GemmAttrs>(op.attrs);
+      if (a.alpha != 1.0) post.push_back(eltwise(algorithm::eltwise_linear, a.alpha, 0.0));
+      if (a.c && a.beta != 0.0) {
+        if (a.beta != 1.0 || !is_f32(g, a.c->id)) {
+          supported_[anchor] = false;
+          continue;
+        }
+        PostOp add;
+        add.binary = true;
+        add.algorithm = algorithm::binary_add;
+        add.other = a.c->id;
+        post.push_back(add);
+      }
+    }
+    OperandId value = op.outputs[0];
+    while (post.size() < kMaxPostOps) {
+      if (is_output[value] || readers[value].size() != 1) break;
+      const size_t next = readers[value][0];
+      const Operation& link = g.operations[next];
+      if (link.outputs.size() != 1 || !is_f32(g, link.outputs[0]) ||
+          g.desc(link.outputs[0]).shape != g.desc(value).shape)
+        break;
+      std::vector<PostOp> links;
+      if (auto alg = binary_algorithm(link.kind)) {
+        const bool first = link.inputs[0] == value;
+        const OperandId other = first ? link.inputs[1] : link.inputs[0];
+        const bool commutes = link.kind == OpKind::kAdd || link.kind == OpKind::kMul;
+        // The other operand must exist before the anchor runs, and the chain's value must be the
+        // operand oneDNN's post-op takes as its first.
+        if (other == value || (!first && !commutes) || !is_f32(g, other)) break;
+        if (producer[other] != kNone && producer[other] > anchor) break;
+        PostOp p;
+        p.binary = true;
+        p.algorithm = *alg;
+        p.other = other;
+        links.push_back(p);
+      } else {
+        links = eltwise_chain(link);
+        if (links.empty() || link.inputs.size() != 1) break;
+      }
+      if (post.size() + links.size() > kMaxPostOps) break;
+      post.insert(post.end(), links.begin(), links.end());
+      chains_[anchor].push_back(next);
+      fused_into_[next] = anchor;
+      value = link.outputs[0];
+    }
+  }
+}
+
+void Fusion::unfuse(size_t anchor) {
+  for (size_t member : chains_[anchor]) fused_into_[member] = kNone;
+  chains_[anchor].clear();
+  post_ops_[anchor].clear();
+}
+
+bool Fusion::read_only_before(OperandId id, size_t anchor, size_t except) const {
+  for (size_t reader : readers_[id])
+    if (reader != except && reader >= anchor) return false;
+  return true;
+}
+
+OperandId Fusion::chain_output(size_t anchor) const {
+  const std::vector<size_t>& c = chains_[anchor];
+  return graph_.operations[c.empty() ? anchor : c.back()].outputs[0];
+}
+
+}  // namespace webnn::onednn

@@ -1,0 +1,403 @@
+// The onednn backend against the reference backend (the oracle): the same validated graph runs on
+// both with seeded random data, and every output must agree to float32 accumulation-order noise.
+// Also: which nodes run where, fusion, in-place residuals, graph outputs bound in every way,
+// determinism, misaligned buffers, and a run that allocates nothing.
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <random>
+
+#include "backends/backend.hpp"
+#include "core/dispatch.hpp"
+#include "graph/graph_builder.hpp"
+
+// Records the largest operator new while `g_counting` is set (the allocation test of a run).
+namespace {
+std::atomic<bool> g_counting{false};
+std::atomic<size_t> g_largest_allocation{0};
+}  // namespace
+void* operator new(size_t size) {
+  if (g_counting && size > g_largest_allocation) g_largest_allocation = size;
+  if (void* p = std::malloc(size ? size : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+
+namespace webnn::test {
+namespace {
+
+constexpr DataType kF32 = DataType::kFloat32;
+
+using Bytes = std::vector<std::byte>;
+
+// Seeded data in [-1, 1) for float types, small integers otherwise.
+Bytes random_bytes(const OperandDescriptor& desc, uint32_t seed) {
+  Bytes bytes(*desc.byte_length());
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> real(-1.0f, 1.0f);
+  visit_type(desc.data_type, [&]<class T>() {
+    auto* p = reinterpret_cast<T*>(bytes.data());
+    for (size_t i = 0; i < bytes.size() / sizeof(T); ++i) {
+      if constexpr (std::is_same_v<T, float>) {
+        p[i] = real(rng);
+      } else if constexpr (std::is_same_v<T, Float16>) {
+        p[i] = Float16(real(rng));
+      } else {
+        p[i] = static_cast<T>(rng() % 5);
+      }
+    }
+  });
+  return bytes;
+}
+
+class OnednnTest : public ::testing::Test {
+ protected:
+  OperandId input(Shape shape, DataType type = kF32) {
+    const OperandDescriptor d{type, std::move(shape)};
+    const std::string name = "in" + std::to_string(feeds_.size());
+    feeds_.push_back(random_bytes(d, 100 + static_cast<uint32_t>(feeds_.size())));
+    return builder_.add_input(name, d);
+  }
+  OperandId constant(Shape shape, DataType type = kF32) {
+    const OperandDescriptor d{type, std::move(shape)};
+    return builder_.add_constant(d, BufferRef::adopt(random_bytes(d, 7 + seed_++)));
+  }
+  OperandId op(OpKind kind, std::vector<OperandId> inputs, Attributes attrs = NoAttrs{}) {
+    return builder_.add_operation(kind, std::move(inputs), std::move(attrs)).front();
+  }
+  void output(OperandId id) { outputs_.push_back({"out" + std::to_string(outputs_.size()), id}); }
+
+  // Builds, runs on both backends and compares every output; returns the onednn placement.
+  std::vector<std::string> check(double rtol = 2e-5) {
+    graph_ = builder_.build(outputs_);
+    const std::vector<Bytes> expected = run("reference");
+    const std::vector<Bytes> actual = run("onednn");
+    for (size_t i = 0; i < expected.size(); ++i) compare(graph_->outputs[i], actual[i], expected[i], rtol);
+    return placement_;
+  }
+
+  std::vector<Bytes> run(const std::string& backend, int threads = 0, size_t misalign = 0) {
+    std::unique_ptr<Executable> exe = find_backend(backend).compile(graph_, CompileOptions{threads});
+    placement_ = exe->placement();
+    // Buffers shifted by `misalign` bytes from an aligned start.
+    std::vector<Bytes> in_store, out_store;
+    std::vector<const std::byte*> in;
+    std::vector<std::byte*> out;
+    for (const NamedOperand& i : graph_->inputs) {
+      size_t k = 0;
+      while (builder_.graph().inputs[k].name != i.name) ++k;
+      in_store.push_back(Bytes(feeds_[k].size() + misalign));
+      std::memcpy(in_store.back().data() + misalign, feeds_[k].data(), feeds_[k].size());
+    }
+    for (const NamedOperand& o : graph_->outputs)
+      out_store.push_back(Bytes(*graph_->desc(o.operand).byte_length() + misalign));
+    for (Bytes& b : in_store) in.push_back(b.data() + misalign);
+    for (Bytes& b : out_store) out.push_back(b.data() + misalign);
+    exe->run(in, out);
+    std::vector<Bytes> result;
+    for (Bytes& b : out_store) result.emplace_back(b.begin() + static_cast<ptrdiff_t>(misalign), b.end());
+    return result;
+  }
+
+  // Float32 outputs agree to rtol relative to the output's largest magnitude; others exactly.
+  void compare(const NamedOperand& o, const Bytes& actual, const Bytes& expected, double rtol) {
+    const OperandDescriptor& d = graph_->desc(o.operand);
+    ASSERT_EQ(actual.size(), expected.size());
+    if (d.data_type != kF32) {
+      EXPECT_EQ(actual, expected) << o.name;
+      return;
+    }
+    const size_t n = actual.size() / 4;
+    std::vector<float> a(n), e(n);
+    std::memcpy(a.data(), actual.data(), actual.size());
+    std::memcpy(e.data(), expected.data(), expected.size());
+    double scale = 0;
+    for (float v : e) scale = std::max(scale, double(std::fabs(v)));
+    for (size_t i = 0; i < n; ++i) {
+      if (std::isnan(e[i])) {
+        EXPECT_TRUE(std::isnan(a[i])) << o.name << "[" << i << "]";
+        continue;
+      }
+      ASSERT_NEAR(a[i], e[i], rtol * std::max(scale, 1e-6)) << o.name << "[" << i << "] of " << d.to_string();
+    }
+  }
+
+  GraphBuilder builder_;
+  std::vector<Bytes> feeds_;
+  std::vector<NamedOperand> outputs_;
+  std::shared_ptr<const Graph> graph_;
+  std::vector<std::string> placement_;
+  uint32_t seed_ = 0;
+};
+
+Conv2dAttrs conv(std::vector<uint32_t> padding = {1, 1, 1, 1}, std::vector<uint32_t> strides = {1, 1},
+                 uint32_t groups = 1) {
+  Conv2dAttrs a;
+  a.padding = std::move(padding);
+  a.strides = std::move(strides);
+  a.groups = groups;
+  return a;
+}
+
+ClampAttrs relu6() { return ClampAttrs{0.0, 6.0}; }
+
+bool all_on(const std::vector<std::string>& placement, const std::string& where) {
+  for (const std::string& p : placement)
+    if (p != where) return false;
+  return true;
+}
+
+// ---- Convolutions ----
+
+TEST_F(OnednnTest, ConvBiasClampFusesIntoOnePrimitive) {
+  Conv2dAttrs a = conv();
+  a.bias = OperandRef{constant({8})};
+  output(op(OpKind::kClamp, {op(OpKind::kConv2d, {input({1, 3, 10, 10}), constant({8, 3, 3, 3})}, a)}, relu6()));
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
+TEST_F(OnednnTest, ConvEveryFilterLayoutAndNhwc) {
+  for (InputLayout layout : {InputLayout::kNchw, InputLayout::kNhwc})
+    for (Conv2dFilterLayout fl :
+         {Conv2dFilterLayout::kOihw, Conv2dFilterLayout::kHwio, Conv2dFilterLayout::kOhwi, Conv2dFilterLayout::kIhwo}) {
+      SCOPED_TRACE(std::string(enum_name(layout)) + " " + std::string(enum_name(fl)));
+      builder_ = GraphBuilder();
+      feeds_.clear();
+      outputs_.clear();
+      const Shape in = layout == InputLayout::kNchw ? Shape{1, 4, 9, 7} : Shape{1, 9, 7, 4};
+      // 6 output channels, 4 input channels, 3x2 kernel, in the filter's layout.
+      Shape f;
+      switch (fl) {
+        case Conv2dFilterLayout::kOihw:
+          f = {6, 4, 3, 2};
+          break;
+        case Conv2dFilterLayout::kHwio:
+          f = {3, 2, 4, 6};
+          break;
+        case Conv2dFilterLayout::kOhwi:
+          f = {6, 3, 2, 4};
+          break;
+        case Conv2dFilterLayout::kIhwo:
+          f = {4, 3, 2, 6};
+          break;
+      }
+      Conv2dAttrs a = conv({1, 0, 2, 1}, {2, 1});
+      a.dilations = std::vector<uint32_t>{1, 2};
+      a.input_layout = layout;
+      a.filter_layout = fl;
+      a.bias = OperandRef{constant({6})};
+      // A runtime filter for the OIHW case: its reorder happens at every run.
+      const OperandId filter = fl == Conv2dFilterLayout::kOihw ? input(f) : constant(f);
+      output(op(OpKind::kConv2d, {input(in), filter}, a));
+      EXPECT_TRUE(all_on(check(), "onednn"));
+    }
+}
+
+TEST_F(OnednnTest, DepthwiseAndGroupedConvolutions) {
+  const OperandId x = input({1, 8, 12, 12});
+  const OperandId dw = op(OpKind::kConv2d, {x, constant({8, 1, 3, 3})}, conv({1, 1, 1, 1}, {2, 2}, 8));
+  const OperandId grouped = op(OpKind::kConv2d, {dw, constant({12, 4, 1, 1})}, conv({0, 0, 0, 0}, {1, 1}, 2));
+  output(op(OpKind::kRelu, {grouped}));
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
+TEST_F(OnednnTest, ResidualAddIsSummedInPlaceWhenTheResidualIsDead) {
+  // x -> conv -> clamp -> conv -> add(., x): the MobileNetV2 block.
+  const OperandId x = op(OpKind::kConv2d, {input({1, 8, 10, 10}), constant({16, 8, 1, 1})}, conv({0, 0, 0, 0}));
+  const OperandId y = op(OpKind::kClamp, {op(OpKind::kConv2d, {x, constant({16, 16, 3, 3})}, conv())}, relu6());
+  output(op(OpKind::kAdd, {op(OpKind::kConv2d, {y, constant({16, 16, 1, 1})}, conv({0, 0, 0, 0})), x}));
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
+TEST_F(OnednnTest, ResidualReadAfterTheSumIsNotOverwritten) {
+  // The residual x is read again after the fused add: the sum must go to a copy.
+  const OperandId x = op(OpKind::kConv2d, {input({1, 8, 6, 6}), constant({8, 8, 1, 1})}, conv({0, 0, 0, 0}));
+  const OperandId sum = op(OpKind::kAdd, {op(OpKind::kConv2d, {x, constant({8, 8, 3, 3})}, conv()), x});
+  output(sum);
+  output(op(OpKind::kMul, {x, x}));  // reads x after the add
+  output(op(OpKind::kSub, {op(OpKind::kConv2d, {sum, constant({8, 8, 1, 1})}, conv({0, 0, 0, 0})), x}));
+  check();
+}
+
+TEST_F(OnednnTest, ChainsOfActivationsAndBroadcastBinaries) {
+  Conv2dAttrs a = conv();
+  const OperandId c = op(OpKind::kConv2d, {input({1, 4, 5, 5}), constant({4, 4, 3, 3})}, a);
+  OperandId v = op(OpKind::kMul, {c, constant({4, 1, 1})});  // per-channel scale
+  v = op(OpKind::kLeakyRelu, {v}, LeakyReluAttrs{0.1});
+  v = op(OpKind::kHardSigmoid, {v}, HardSigmoidAttrs{0.3, 0.4});
+  v = op(OpKind::kSub, {v, constant({})});  // scalar
+  v = op(OpKind::kElu, {v}, EluAttrs{0.7});
+  output(op(OpKind::kDiv, {v, constant({1, 4, 5, 5})}));
+  check(1e-4);
+}
+
+TEST_F(OnednnTest, ConvTranspose2dWithOutputPadding) {
+  ConvTranspose2dAttrs a;
+  a.strides = std::vector<uint32_t>{2, 2};
+  a.padding = std::vector<uint32_t>{1, 0, 0, 1};
+  a.output_padding = std::vector<uint32_t>{1, 0};
+  a.bias = OperandRef{constant({6})};
+  output(op(OpKind::kConvTranspose2d, {input({1, 4, 5, 5}), constant({4, 6, 3, 3})}, a));
+  check();
+}
+
+// ---- Matmul and gemm ----
+
+TEST_F(OnednnTest, MatmulBiasGeluResidualAsInAnEncoder) {
+  const OperandId x = input({1, 16, 32});
+  const OperandId h = op(OpKind::kAdd, {op(OpKind::kMatmul, {x, constant({32, 32})}), constant({32})});
+  output(op(OpKind::kAdd, {op(OpKind::kGelu, {h}), x}));
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
+TEST_F(OnednnTest, BatchedMatmulWithBroadcastBatches) {
+  output(op(OpKind::kMatmul, {input({3, 1, 5, 7}), input({4, 7, 2})}));
+  output(op(OpKind::kMatmul, {input({2, 6}), input({5, 6, 3})}));
+  check();
+}
+
+TEST_F(OnednnTest, GemmTransposesAlphaAndC) {
+  GemmAttrs a;
+  a.a_transpose = true;
+  a.b_transpose = true;
+  a.alpha = 0.5;
+  a.c = OperandRef{constant({1, 4})};
+  output(op(OpKind::kGemm, {input({3, 5}), constant({4, 3})}, a));
+  GemmAttrs b;  // beta other than 0 or 1 runs on the reference kernel
+  b.beta = 0.25;
+  b.c = OperandRef{input({5, 4})};
+  output(op(OpKind::kGemm, {input({5, 6}), input({6, 4})}, b));
+  const std::vector<std::string> where = check();
+  EXPECT_EQ(where[0], "onednn");
+  EXPECT_EQ(where[1], "reference");
+}
+
+// ---- Pools, softmax, layer normalization, transpose, reshape ----
+
+TEST_F(OnednnTest, PoolsWithCeilRoundingDilationsAndNhwc) {
+  Pool2dAttrs a;
+  a.window_dimensions = std::vector<uint32_t>{3, 3};
+  a.strides = std::vector<uint32_t>{2, 2};
+  a.padding = std::vector<uint32_t>{1, 0, 0, 1};
+  a.output_shape_rounding = RoundingType::kCeil;
+  const OperandId x = input({1, 3, 8, 9});
+  output(op(OpKind::kAveragePool2d, {x}, a));
+  output(op(OpKind::kMaxPool2d, {x}, a));
+  Pool2dAttrs b;
+  b.layout = InputLayout::kNhwc;
+  b.window_dimensions = std::vector<uint32_t>{2, 2};
+  b.dilations = std::vector<uint32_t>{2, 1};
+  output(op(OpKind::kMaxPool2d, {input({2, 7, 6, 3})}, b));
+  output(op(OpKind::kAveragePool2d, {input({1, 5, 4, 4})}, Pool2dAttrs{}));  // global
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
+TEST_F(OnednnTest, SoftmaxLayerNormalizationTransposeReshape) {
+  const OperandId x = input({2, 3, 4, 5});
+  output(op(OpKind::kSoftmax, {x}, SoftmaxAttrs{1}));
+  LayerNormalizationAttrs ln;
+  ln.axes = std::vector<uint32_t>{2, 3};
+  ln.scale = OperandRef{constant({4, 5})};
+  ln.bias = OperandRef{constant({4, 5})};
+  output(op(OpKind::kLayerNormalization, {x}, ln));
+  LayerNormalizationAttrs middle;  // axes not at the end: the reference kernel
+  middle.axes = std::vector<uint32_t>{1};
+  output(op(OpKind::kLayerNormalization, {x}, middle));
+  TransposeAttrs t;
+  t.permutation = std::vector<uint32_t>{0, 2, 3, 1};
+  const OperandId transposed = op(OpKind::kTranspose, {x}, t);
+  output(op(OpKind::kReshape, {transposed}, ReshapeAttrs{{8, 15}}));
+  const std::vector<std::string> where = check();
+  EXPECT_EQ(where[2], "reference");
+}
+
+// ---- Mixed types and graph outputs ----
+
+TEST_F(OnednnTest, OtherTypesRunOnReferenceKernelsInsideThePlan) {
+  // conv (onednn) -> cast to float16 -> relu (reference) -> cast back -> add (onednn)
+  const OperandId c = op(OpKind::kConv2d, {input({1, 2, 4, 4}), constant({2, 2, 3, 3})}, conv());
+  const OperandId h = op(OpKind::kRelu, {op(OpKind::kCast, {c}, CastAttrs{DataType::kFloat16})});
+  const OperandId back = op(OpKind::kCast, {h}, CastAttrs{kF32});
+  output(op(OpKind::kAdd, {back, c}));
+  output(op(OpKind::kAdd, {input({3}, DataType::kInt64), constant({3}, DataType::kInt64)}));
+  const std::vector<std::string> where = check(1e-3);
+  int reference = 0;
+  for (const std::string& p : where) reference += p == "reference";
+  EXPECT_EQ(reference, 4);  // two casts, the float16 relu and the int64 add
+}
+
+TEST_F(OnednnTest, GraphOutputsBoundEveryWay) {
+  const OperandId x = input({1, 4, 4, 4});
+  const OperandId c = op(OpKind::kConv2d, {x, constant({4, 4, 3, 3})}, conv());
+  output(c);                                              // read again below
+  output(op(OpKind::kRelu, {c}));                         // blocked producer
+  output(c);                                              // the same operand twice
+  output(op(OpKind::kReshape, {x}, ReshapeAttrs{{64}}));  // a view of a graph input
+  check();
+}
+
+TEST_F(OnednnTest, MisalignedCallerBuffersAndRepeatedRuns) {
+  const OperandId c = op(OpKind::kConv2d, {input({1, 3, 6, 6}), constant({4, 3, 3, 3})}, conv());
+  output(op(OpKind::kSigmoid, {c}));
+  output(op(OpKind::kAdd, {input({5}, DataType::kInt32), constant({5}, DataType::kInt32)}));
+  graph_ = builder_.build(outputs_);
+  const std::vector<Bytes> aligned = run("onednn");
+  EXPECT_EQ(run("onednn", 0, 1), aligned);
+  EXPECT_EQ(run("onednn", 0, 2), aligned);
+}
+
+// ---- Threads, determinism, allocation ----
+
+TEST_F(OnednnTest, RunsAreBitIdenticalAndThreadCountsAgree) {
+  Conv2dAttrs a = conv();
+  a.bias = OperandRef{constant({32})};
+  const OperandId c =
+      op(OpKind::kClamp, {op(OpKind::kConv2d, {input({1, 16, 20, 20}), constant({32, 16, 3, 3})}, a)}, relu6());
+  output(op(OpKind::kMatmul, {op(OpKind::kReshape, {c}, ReshapeAttrs{{32, 400}}), constant({400, 24})}));
+  graph_ = builder_.build(outputs_);
+  const std::vector<Bytes> one = run("onednn", 1);
+  EXPECT_EQ(run("onednn", 1), one);
+  const std::vector<Bytes> two = run("onednn", 2);
+  EXPECT_EQ(run("onednn", 2), two);
+  // Documented in docs/onednn.md: the result does not depend on the thread count.
+  EXPECT_EQ(two, one);
+}
+
+// Every tensor lives in memory planned at build time. oneDNN's primitive execution allocates its
+// own small argument map per call, so the test asserts that nothing tensor-sized (each tensor here
+// is 64 KiB or more) is allocated during a run.
+TEST_F(OnednnTest, ARunAllocatesNoTensorMemory) {
+  const OperandId x = input({1, 16, 32, 32});
+  const OperandId c = op(OpKind::kConv2d, {x, constant({16, 16, 3, 3})}, conv());
+  const OperandId y =
+      op(OpKind::kConv2d, {op(OpKind::kClamp, {c}, relu6()), constant({16, 16, 1, 1})}, conv({0, 0, 0, 0}));
+  output(op(OpKind::kSoftmax, {op(OpKind::kAdd, {y, c})}, SoftmaxAttrs{1}));
+  graph_ = builder_.build(outputs_);
+  std::unique_ptr<Executable> exe = find_backend("onednn").compile(graph_, {});
+  Bytes in = feeds_[0], out(*graph_->desc(graph_->outputs[0].operand).byte_length());
+  const std::byte* ins[] = {in.data()};
+  std::byte* outs[] = {out.data()};
+  exe->run(ins, outs);  // the first run may warm up oneDNN's own state
+  g_largest_allocation = 0;
+  g_counting = true;
+  exe->run(ins, outs);
+  g_counting = false;
+  EXPECT_LT(g_largest_allocation.load(), 4096u);
+}
+
+TEST_F(OnednnTest, UnknownBackendNameListsOnednn) {
+  try {
+    find_backend("nope");
+    FAIL() << "expected NotSupportedError";
+  } catch (const Error& e) {
+    EXPECT_NE(e.message().find("onednn"), std::string::npos) << e.message();
+  }
+}
+
+}  // namespace
+}  // namespace webnn::test
