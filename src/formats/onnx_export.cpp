@@ -112,7 +112,7 @@ void export_integer_pow(OpExport& c) {
   const Val zero = b.scalar(t, 0), one = b.scalar(t, 1), two = b.scalar(t, 2);
   Val base = b.expand(a, out.shape);
   Val exponent = b.expand(e, out.shape);
-  if (is_signed) exponent = b.binary("Max", exponent, zero);
+  if (is_signed) exponent = b.where(b.binary("Less", exponent, zero), zero, exponent);  // not Max: see clamp_by_where
   Val result = b.expand(one, out.shape);
   for (int i = 0; i < bits; ++i) {
     const Val bit = b.cast(b.binary("Mod", exponent, two), kBool);
@@ -495,7 +495,11 @@ Val max_pool_by_slices(OnnxGraphBuilder& b, const Val& x, PoolGeometry g, const 
                                 {2, 3}, g.strides()));
     }
   }
-  return windows.size() == 1 ? windows[0] : b.apply("Max", windows, x.type, out_shape);
+  if (x.type != kI64) return windows.size() == 1 ? windows[0] : b.apply("Max", windows, x.type, out_shape);
+  // ONNX Runtime 1.30's int64 Max compares wrongly beyond 32 bits; its Greater does not.
+  Val m = windows[0];
+  for (size_t i = 1; i < windows.size(); ++i) m = b.where(b.binary("Greater", windows[i], m), windows[i], m);
+  return m;
 }
 
 void export_pool(OpExport& c) {
@@ -588,8 +592,39 @@ void export_resample(OpExport& c) {
   Attrs attrs = {attr_s("mode", linear ? "linear" : "nearest"), attr_s("coordinate_transformation_mode", "half_pixel")};
   if (!linear) attrs.push_back(attr_s("nearest_mode", "round_prefer_floor"));
   const Val none{"", kF32, {}};
-  b.apply("Resize", {c.in(0), none, none, b.int64s(std::vector<int64_t>(out.shape.begin(), out.shape.end()))}, out.type,
-          out.shape, std::move(attrs), &out);
+  const Val sizes = b.int64s(std::vector<int64_t>(out.shape.begin(), out.shape.end()));
+  if (!linear || is_float_type(out.type)) {
+    b.apply("Resize", {c.in(0), none, none, sizes}, out.type, out.shape, std::move(attrs), &out);
+    return;
+  }
+  // int8/uint8 "linear": ONNX leaves the rounding of an interpolated integer open (ONNX Runtime
+  // does not round to nearest) and ONNX Runtime has no double Resize. Interpolate in double as
+  // two matrix products with the spec's bilinear weights (computed here, the sizes being static),
+  // then round half to even as the spec casts.
+  const std::vector<uint32_t> axes = ops::dims_or(a.axes, {2, 3});
+  Val y = b.cast(c.in(0), kF64);
+  for (uint32_t axis : axes) {
+    const uint32_t n = y.shape[axis], m = out.shape[axis];
+    std::vector<double> weights(size_t(n) * m, 0.0);  // [n, m]: input i -> output o
+    for (uint32_t o = 0; o < m; ++o) {
+      const double x = std::clamp((o + 0.5) * n / m - 0.5, 0.0, double(n - 1));
+      const uint32_t x0 = uint32_t(std::floor(x)), x1 = uint32_t(std::ceil(x));
+      weights[size_t(x0) * m + o] += 1.0 - (x - x0);
+      weights[size_t(x1) * m + o] += x - x0;
+    }
+    std::vector<uint32_t> to_last;  // the axis moved last, then back
+    for (uint32_t i = 0; i < y.rank(); ++i)
+      if (i != axis) to_last.push_back(i);
+    to_last.push_back(axis);
+    std::vector<uint32_t> back(to_last.size());
+    for (uint32_t i = 0; i < to_last.size(); ++i) back[to_last[i]] = i;
+    const Val moved = b.transpose(y, to_last);
+    Shape product_shape = moved.shape;
+    product_shape.back() = m;
+    const Val w = b.initializer(kF64, {n, m}, std::as_bytes(std::span<const double>(weights)), "resample_weights");
+    y = b.transpose(b.apply("MatMul", {moved, w}, kF64, product_shape), back);
+  }
+  b.cast(b.unary("Round", y), out.type, &out);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -923,28 +958,34 @@ void export_shape(OpExport& c) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Gather and scatter. Index values are clamped into [-N, N - 1] first, the defined behaviour the
-// spec suggests for out-of-range indices (ONNX leaves it undefined and ONNX Runtime fails);
+// Gather and scatter. Index values are clamped into [-N, N - 1] first, as the reference does and
+// the spec suggests for out-of-range indices (ONNX leaves them undefined and ONNX Runtime fails);
 // negative indices count from the end in both. uint32 indices become int64 (ONNX has no uint32
 // indices); gatherND and scatterND take int64 only.
 // ---------------------------------------------------------------------------------------------
 
-Val clamped_indices(OnnxGraphBuilder& b, Val indices, uint32_t dim, bool int64_only) {
-  if (indices.type == kU32 || int64_only) indices = b.cast(indices, kI64);
-  return b.apply("Clip", {indices, b.scalar(indices.type, -double(dim)), b.scalar(indices.type, double(dim) - 1)},
-                 indices.type, indices.shape);
+// v clamped into [lo, hi] (tensors broadcasting against v) by comparisons and Where: ONNX Runtime
+// 1.30's int64 Min, Max and Clip compare wrongly beyond 32 bits (min(4294967295, 1) gives
+// 4294967295), its comparisons do not.
+Val clamp_by_where(OnnxGraphBuilder& b, const Val& v, const Val& lo, const Val& hi) {
+  const Val upper = b.where(b.binary("Greater", v, hi), hi, v);
+  return b.where(b.binary("Less", upper, lo), lo, upper);
+}
+
+Val clamped_indices(OnnxGraphBuilder& b, Val indices, uint32_t dim) {
+  if (indices.type == kU32) indices = b.cast(indices, kI64);
+  return clamp_by_where(b, indices, b.scalar(indices.type, -double(dim)), b.scalar(indices.type, double(dim) - 1));
 }
 
 // gatherND/scatterND: each coordinate's component k is clamped by the size of dimension k.
 Val clamped_coordinates(OnnxGraphBuilder& b, const Val& indices, const Shape& data_shape) {
-  const Val i64 = b.cast(indices, kI64);
   const size_t k = indices.shape.back();
   std::vector<int64_t> lo, hi;
   for (size_t i = 0; i < k; ++i) {
     lo.push_back(-int64_t(data_shape.at(i)));
     hi.push_back(int64_t(data_shape.at(i)) - 1);
   }
-  return b.binary("Max", b.binary("Min", i64, b.int64s(hi)), b.int64s(lo));
+  return clamp_by_where(b, b.cast(indices, kI64), b.int64s(lo), b.int64s(hi));
 }
 
 void export_gather(OpExport& c) {
@@ -956,7 +997,7 @@ void export_gather(OpExport& c) {
     case OpKind::kGatherElements: {
       const uint32_t axis = std::get<GatherAttrs>(op.attrs).axis;
       const Val x = c.in(0);
-      const Val indices = clamped_indices(b, c.in(1), x.shape.at(axis), false);
+      const Val indices = clamped_indices(b, c.in(1), x.shape.at(axis));
       b.apply(op.kind == OpKind::kGather ? "Gather" : "GatherElements", {x, indices}, out.type, out.shape,
               {attr_i("axis", axis)}, &out);
       return;
@@ -969,7 +1010,7 @@ void export_gather(OpExport& c) {
     case OpKind::kScatterElements: {
       const uint32_t axis = std::get<ScatterAttrs>(op.attrs).axis;
       const Val x = c.in(0);
-      const Val indices = clamped_indices(b, c.in(1), x.shape.at(axis), false);
+      const Val indices = clamped_indices(b, c.in(1), x.shape.at(axis));
       b.apply("ScatterElements", {x, indices, c.in(2)}, out.type, out.shape, {attr_i("axis", axis)}, &out);
       return;
     }
