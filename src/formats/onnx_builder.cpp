@@ -170,7 +170,7 @@ void OnnxGraphBuilder::claim(const std::string& name) {
 }
 
 std::string OnnxGraphBuilder::unique_name(const std::string& hint) {
-  const std::string base = hint.empty() ? "t" : hint;
+  std::string base = hint.empty() ? "t" : hint;
   if (names_.insert(base).second) return base;
   int& n = next_suffix_[base];
   for (;;) {
@@ -199,9 +199,9 @@ void OnnxGraphBuilder::node(std::string_view op_type, const std::vector<Val>& in
 
 Val OnnxGraphBuilder::apply(std::string_view op_type, const std::vector<Val>& inputs, ElemType type, Shape shape,
                             Attrs attrs, const Val* into) {
-  Val out = into ? *into : temp(type, std::move(shape));
   if (into && (into->type != type || into->shape != shape))
     internal_error(std::string(op_type) + " into " + into->name + ": result type or shape differs");
+  Val out = into ? *into : temp(type, std::move(shape));
   node(op_type, inputs, {out}, std::move(attrs));
   return out;
 }
@@ -387,6 +387,7 @@ Val OnnxGraphBuilder::permute_blocks(const Val& x, uint32_t axis, const std::vec
   }
   std::vector<Val> parts = split(x, axis, std::vector<uint32_t>(order.size(), block));
   std::vector<Val> reordered;
+  reordered.reserve(order.size());
   for (uint32_t i : order) reordered.push_back(parts.at(i));
   return concat(reordered, axis);
 }

@@ -471,7 +471,7 @@ Number lowest_value(ElemType type) {
 Val pad_spatial(OnnxGraphBuilder& b, const Val& x, PoolGeometry& g, const Number& value) {
   const Shape shape = {x.shape[0], x.shape[1], uint32_t(g.in[0] + g.pad_begin[0] + g.pad_end[0]),
                        uint32_t(g.in[1] + g.pad_begin[1] + g.pad_end[1])};
-  const Val padded = b.apply(
+  Val padded = b.apply(
       "Pad",
       {x, b.int64s({0, 0, g.pad_begin[0], g.pad_begin[1], 0, 0, g.pad_end[0], g.pad_end[1]}), b.scalar(x.type, value)},
       x.type, shape, {attr_s("mode", "constant")});

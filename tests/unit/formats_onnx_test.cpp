@@ -66,7 +66,7 @@ struct RawGraph {
   }
   // op() whose results are all graph outputs ("y", or "y0", "y1", ...).
   void op_out(OpKind kind, std::vector<OperandId> inputs, Attributes attrs, std::vector<OperandDescriptor> outs) {
-    std::vector<OperandId> ids = op(kind, std::move(inputs), std::move(attrs), outs);
+    std::vector<OperandId> ids = op(kind, std::move(inputs), std::move(attrs), std::move(outs));
     for (size_t i = 0; i < ids.size(); ++i) output(ids.size() == 1 ? "y" : "y" + std::to_string(i), ids[i]);
   }
   void output(const std::string& name, OperandId id) { g->outputs.push_back({name, id}); }
@@ -720,7 +720,7 @@ TEST(FormatsOnnx, LayerNormalizationNativeOnlyForTrailingAxes) {
     EXPECT_EQ(op_types(m), std::vector<std::string>{"LayerNormalization"});
     EXPECT_EQ(attribute(node_of(m, "LayerNormalization"), "axis")->i(), 1);
   }
-  for (std::vector<uint32_t> axes : {std::vector<uint32_t>{0, 2}, std::vector<uint32_t>{2, 1}}) {
+  for (const std::vector<uint32_t>& axes : {std::vector<uint32_t>{0, 2}, std::vector<uint32_t>{2, 1}}) {
     RawGraph r;
     LayerNormalizationAttrs a;
     a.axes = axes;

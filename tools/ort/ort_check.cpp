@@ -379,9 +379,7 @@ int run_reference(const Options& o, const fs::path& work, const std::vector<std:
   return report.print();
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_main(int argc, char** argv) {
   CLI::App app{"webnn_ort_check: export graphs to ONNX, run them in ONNX Runtime and compare"};
   app.require_subcommand(1);
   Options o;
@@ -425,4 +423,17 @@ int main(int argc, char** argv) {
     std::cerr << "webnn_ort_check: " << e.what() << "\n";
     return 2;
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "webnn_ort_check: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "webnn_ort_check: unexpected error\n";
+  }
+  return 2;
 }
