@@ -44,29 +44,35 @@ Conv2dAttrs conv(uint32_t pad, uint32_t groups = 1) {
 
 std::vector<Kernel> kernels() {
   return {
-      {"conv3x3_64ch_56x56", {1, 64, 56, 56},
+      {"conv3x3_64ch_56x56",
+       {1, 64, 56, 56},
        [](GraphBuilder& b, OperandId x) {
          Conv2dAttrs a = conv(1);
          a.bias = OperandRef{constant(b, {64})};
          return b.add_operation(OpKind::kConv2d, {x, constant(b, {64, 64, 3, 3})}, a)[0];
        }},
-      {"depthwise3x3_144ch_56x56_relu6", {1, 144, 56, 56},
+      {"depthwise3x3_144ch_56x56_relu6",
+       {1, 144, 56, 56},
        [](GraphBuilder& b, OperandId x) {
          const OperandId c = b.add_operation(OpKind::kConv2d, {x, constant(b, {144, 1, 3, 3})}, conv(1, 144))[0];
          return b.add_operation(OpKind::kClamp, {c}, ClampAttrs{0.0, 6.0})[0];
        }},
-      {"conv1x1_96to24_56x56", {1, 96, 56, 56},
+      {"conv1x1_96to24_56x56",
+       {1, 96, 56, 56},
        [](GraphBuilder& b, OperandId x) {
          return b.add_operation(OpKind::kConv2d, {x, constant(b, {24, 96, 1, 1})}, conv(0))[0];
        }},
-      {"matmul_128x768x768_bias", {1, 128, 768},
+      {"matmul_128x768x768_bias",
+       {1, 128, 768},
        [](GraphBuilder& b, OperandId x) {
          const OperandId m = b.add_operation(OpKind::kMatmul, {x, constant(b, {768, 768})}, NoAttrs{})[0];
          return b.add_operation(OpKind::kAdd, {m, constant(b, {768})}, NoAttrs{})[0];
        }},
-      {"softmax_12x128x128", {1, 12, 128, 128},
+      {"softmax_12x128x128",
+       {1, 12, 128, 128},
        [](GraphBuilder& b, OperandId x) { return b.add_operation(OpKind::kSoftmax, {x}, SoftmaxAttrs{3})[0]; }},
-      {"layernorm_128x768", {1, 128, 768},
+      {"layernorm_128x768",
+       {1, 128, 768},
        [](GraphBuilder& b, OperandId x) {
          LayerNormalizationAttrs a;
          a.axes = std::vector<uint32_t>{2};
@@ -74,7 +80,8 @@ std::vector<Kernel> kernels() {
          a.bias = OperandRef{constant(b, {768})};
          return b.add_operation(OpKind::kLayerNormalization, {x}, a)[0];
        }},
-      {"gelu_128x3072", {1, 128, 3072},
+      {"gelu_128x3072",
+       {1, 128, 3072},
        [](GraphBuilder& b, OperandId x) { return b.add_operation(OpKind::kGelu, {x}, NoAttrs{})[0]; }},
   };
 }

@@ -203,7 +203,10 @@ void export_elementwise(OpExport& c) {
     case OpKind::kSin:
       return unary("Sin");
     case OpKind::kSign:
-      return unary("Sign");
+      if (!is_float_type(out.type)) return unary("Sign");
+      // WebNN's sign is 0 for NaN ("0 otherwise"); ONNX leaves Sign(NaN) unspecified.
+      b.where(b.unary("IsNaN", c.in(0)), b.scalar(out.type, 0), b.unary("Sign", c.in(0)), &out);
+      return;
     case OpKind::kSqrt:
       return unary("Sqrt");
     case OpKind::kTan:

@@ -1,7 +1,7 @@
 // webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
 // "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
-#include <CLI/CLI.hpp>
 #include <sys/resource.h>
+#include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
