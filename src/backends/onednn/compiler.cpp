@@ -30,6 +30,18 @@ const dnnl::engine& cpu_engine() {
 
 namespace {
 
+// Sets this thread's OpenMP thread count for a scope and restores the previous one on exit.
+class OmpThreads {
+ public:
+  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OmpThreads() { omp_set_num_threads(saved_); }
+  OmpThreads(const OmpThreads&) = delete;
+  OmpThreads& operator=(const OmpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
 constexpr size_t kNone = static_cast<size_t>(-1);
 constexpr size_t kAlignment = 64;
 
@@ -262,6 +274,10 @@ class Compiler {
     const std::byte* bytes = s.home == Home::kOwned ? plan_->owned[s.index].data() : g_.constants[s.index].data.get();
     memory from(src_md, cpu_engine(), const_cast<std::byte*>(bytes) + s.offset);
     memory to(plan_->tensors[dst].md, cpu_engine(), plan_->owned[plan_->tensors[dst].index].data());
+    // On this (the building) thread with one OpenMP thread: a second thread here would start an
+    // OpenMP team beside the one of the thread that runs the plan, and libgomp, seeing more
+    // threads than cores, would then make every worker sleep between parallel regions.
+    const OmpThreads one(1);
     dnnl::stream stream(cpu_engine());
     dnnl::reorder(from, to).execute(stream, from, to);
     stream.wait();
@@ -864,17 +880,8 @@ class Compiler {
 std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options) {
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
-  const int saved = omp_get_max_threads();
-  const int threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
-  omp_set_num_threads(threads);
-  try {
-    std::unique_ptr<Plan> plan = Compiler(std::move(graph), options).compile();
-    omp_set_num_threads(saved);
-    return plan;
-  } catch (...) {
-    omp_set_num_threads(saved);
-    throw;
-  }
+  const OmpThreads threads(options.num_threads > 0 ? options.num_threads : omp_get_num_procs());
+  return Compiler(std::move(graph), options).compile();
 }
 
 }  // namespace webnn::onednn
