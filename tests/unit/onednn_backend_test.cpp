@@ -261,6 +261,20 @@ TEST_F(OnednnTest, BatchedMatmulWithBroadcastBatches) {
   check();
 }
 
+TEST_F(OnednnTest, BatchedMatmulOverOneSharedBRunsAsOneTwoDimensionalMatmul) {
+  // B has no batches: one [30, 7] x [7, 4] matmul, its chain operands seen as 2-D views.
+  const OperandId x = input({2, 3, 5, 7});
+  OperandId y = op(OpKind::kMatmul, {x, constant({7, 4})});
+  y = op(OpKind::kMul, {y, constant({2, 3, 5, 1})});  // one value per row
+  y = op(OpKind::kAdd, {y, constant({4})});           // bias: one row for all
+  y = op(OpKind::kAdd, {y, input({2, 3, 5, 4})});     // residual: summed into the destination
+  output(y);
+  output(op(OpKind::kMatmul, {x, input({1, 7, 4})}));
+  // An operand that repeats over the batches but not over all rows keeps the batched matmul.
+  output(op(OpKind::kAdd, {op(OpKind::kMatmul, {x, constant({1, 7, 4})}), constant({1, 1, 5, 4})}));
+  EXPECT_TRUE(all_on(check(), "onednn"));
+}
+
 TEST_F(OnednnTest, GemmTransposesAlphaAndC) {
   GemmAttrs a;
   a.a_transpose = true;
