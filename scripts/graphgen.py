@@ -1,6 +1,7 @@
 """Writes graphs in the webnn-graph formats (JSON + weights manifest + WGWT weights file) from
-numpy arrays: the shared part of the model generators (make_mobilenetv2.py, make_resnet50.py,
-make_bert_encoder.py). Weights are seeded random numbers: the outputs are deterministic but carry
+numpy arrays, for scripts/make_mobilenetv2.py, which must run before the Python module is built
+(the quick start's network; bench/networks.py builds the benchmark networks through the Python
+API instead). Weights are seeded random numbers: the outputs are deterministic but carry
 no meaning; the networks have the real architectures and sizes."""
 import json
 import os

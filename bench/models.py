@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""The network benchmark: MobileNetV2 (../shared/models), ResNet-50 and a BERT-base encoder layer
+(bench/networks.py, built through the Python API), each run by `webnn bench` on the onednn and
+reference backends and by ONNX Runtime (tools/ort/ort_run.mjs) on the ONNX export of the very same
+graph file, in the same run, batch 1, on the same input data. Prints one Markdown table.
+
+    /usr/bin/python3 bench/models.py [--threads 2] [--rounds 5] [--iterations 50] [--build build]
+                                     [--shared ../shared] [--networks mobilenetv2,resnet50,...]
+
+onednn and ONNX Runtime alternate for --rounds rounds of --iterations timed runs each (after 5
+warm-up runs), so that drift in the machine's speed falls on both; a row reports the median over
+the rounds of each round's p50. The reference backend runs one round of fewer iterations. build is
+the time of `build()` (oneDNN primitive creation and weight reordering) and of ONNX Runtime's
+session creation; peak RSS is each process's high-water mark (getrusage).
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import networks  # noqa: E402
+
+NETWORKS = ["mobilenetv2", "resnet50", "bert_encoder"]
+
+
+def run(cmd):
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"models: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    return proc.stdout
+
+
+def metrics(text):
+    """The key=value tokens that `webnn bench` and `ort_run.mjs bench` print."""
+    out = {}
+    for token in text.split():
+        key, sep, value = token.partition("=")
+        if sep:
+            try:
+                out[key] = float(value)
+            except ValueError:
+                out[key] = value
+    return out
+
+
+def prepare(name, args, webnn, work):
+    """The graph file of network `name` and its input arguments (NAME=FILE.npy)."""
+    if name == "mobilenetv2":
+        graph = os.path.join(args.shared, "models", "mobilenetv2", "mobilenetv2.json")
+        if not os.path.exists(graph):
+            sys.exit(f"models: {graph} is missing (pass --shared DIR)")
+        with open(graph) as f:
+            inputs = json.load(f)["inputs"]
+        feeds = []
+        rng = np.random.default_rng(7)
+        for input_name, desc in inputs.items():
+            path = os.path.join(work, f"{name}_{input_name}.npy")
+            np.save(path, rng.standard_normal(desc["shape"]).astype(np.float32))
+            feeds.append(f"{input_name}={path}")
+        return graph, feeds
+    graph, _ = networks.write(webnn, name, os.path.join(work, name))
+    return graph, [f"input={os.path.join(work, name, 'input.npy')}"]
+
+
+def bench_network(name, args, webnn, work):
+    graph, feeds = prepare(name, args, webnn, work)
+    onnx = os.path.join(work, name + ".onnx")
+    run([args.webnn, "convert", graph, "--to", "onnx", onnx])
+    inputs = [a for feed in feeds for a in ("--input", feed)]
+    common = ["--threads", str(args.threads), "--warmup", "5"] + inputs
+    ours, ort = [], []
+    for _ in range(args.rounds):
+        ours.append(metrics(run([args.webnn, "bench", graph, "--backend", "onednn", "--iterations",
+                                 str(args.iterations)] + common)))
+        ort.append(metrics(run([args.node, args.ort_tool, "bench", onnx, "--iterations", str(args.iterations)]
+                               + common)))
+    ref_iterations = max(3, args.iterations // 10)
+    ref = metrics(run([args.webnn, "bench", graph, "--backend", "reference", "--iterations", str(ref_iterations),
+                       "--threads", str(args.threads), "--warmup", "1"] + inputs))
+
+    def median(rows, key):
+        return statistics.median(r[key] for r in rows)
+
+    return {
+        "network": name,
+        "onednn_ms": median(ours, "p50_ms"),
+        "reference_ms": ref["p50_ms"],
+        "ort_ms": median(ort, "p50_ms"),
+        "build_ms": median(ours, "build_ms"),
+        "ort_build_ms": median(ort, "build_ms"),
+        "rss_mb": max(r["peak_rss_mb"] for r in ours),
+        "ort_rss_mb": max(r["peak_rss_mb"] for r in ort),
+        "ort_version": ort[0].get("backend", ""),
+        "rounds_ours": [r["p50_ms"] for r in ours],
+        "rounds_ort": [r["p50_ms"] for r in ort],
+    }
+
+
+def machine():
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores, {platform.system()} {platform.release()}"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(REPO, "build"), help="build tree (default: build/)")
+    parser.add_argument("--shared", default=os.path.join(os.path.dirname(REPO), "shared"),
+                        help="the shared data directory (default: ../shared)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=5, help="alternating onednn / ONNX Runtime rounds")
+    parser.add_argument("--iterations", type=int, default=50, help="timed runs per round")
+    parser.add_argument("--networks", default=",".join(NETWORKS), help="comma-separated subset of "
+                        + ", ".join(NETWORKS))
+    parser.add_argument("--node", default="node")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    args.webnn = os.path.join(args.build, "webnn")
+    args.ort_tool = os.path.join(REPO, "tools", "ort", "ort_run.mjs")
+    chosen = [n for n in args.networks.split(",") if n]
+    for n in chosen:
+        if n not in NETWORKS:
+            sys.exit(f"models: unknown network {n!r} (choose from {', '.join(NETWORKS)})")
+    if args.rounds < 1 or args.iterations < 1 or args.threads < 1:
+        sys.exit("models: --rounds, --iterations and --threads must be at least 1")
+    if not os.path.exists(args.webnn):
+        sys.exit(f"models: {args.webnn} is missing (scripts/build.sh)")
+    webnn = networks.import_webnn(args.build)
+
+    results = []
+    with tempfile.TemporaryDirectory(prefix="webnn-models-") as work:
+        for name in chosen:
+            print(f"models: {name} ...", file=sys.stderr, flush=True)
+            results.append(bench_network(name, args, webnn, work))
+
+    print(f"Machine: {machine()}; batch 1, {args.threads} threads; {results[0]['ort_version']}; "
+          f"median of {args.rounds} alternating rounds of {args.iterations} runs")
+    print()
+    print("| network | onednn p50 ms | reference p50 ms | ONNX Runtime p50 ms | onednn / ORT | build ms "
+          "(ORT session) | peak RSS MB (ORT) |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        print(f"| {r['network']} | {r['onednn_ms']:.2f} | {r['reference_ms']:.1f} | {r['ort_ms']:.2f} | "
+              f"{r['onednn_ms'] / r['ort_ms']:.2f}x | {r['build_ms']:.0f} ({r['ort_build_ms']:.0f}) | "
+              f"{r['rss_mb']:.0f} ({r['ort_rss_mb']:.0f}) |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"machine": machine(), "threads": args.threads, "results": results}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
