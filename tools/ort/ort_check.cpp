@@ -29,6 +29,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "common/random_tensor.hpp"
 #include "conformance/tolerance.hpp"
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
@@ -229,26 +230,6 @@ int run_wpt(const Options& o, const fs::path& work, const std::string& path, con
 
 // ---- reference ----
 
-// Seeded data: floats uniform in [-2, 2), integers in [0, 8) (valid indices, shifts and exponents
-// for small shapes).
-HostTensor random_tensor(const OperandDescriptor& desc, std::mt19937& rng) {
-  HostTensor t{desc, std::vector<std::byte>(*desc.byte_length())};
-  visit_type(desc.data_type, [&]<class T>() {
-    auto* p = reinterpret_cast<T*>(t.data.data());
-    std::uniform_real_distribution<float> real(-2.0f, 2.0f);
-    for (size_t i = 0; i < t.data.size() / sizeof(T); ++i) {
-      if constexpr (std::is_same_v<T, float>) {
-        p[i] = real(rng);
-      } else if constexpr (std::is_same_v<T, Float16>) {
-        p[i] = Float16(real(rng));
-      } else {
-        p[i] = static_cast<T>(rng() % 8);
-      }
-    }
-  });
-  return t;
-}
-
 double element(const HostTensor& t, size_t i) {
   return visit_type(t.desc.data_type, [&]<class T>() -> double {
     const T v = reinterpret_cast<const T*>(t.data.data())[i];
@@ -329,7 +310,7 @@ int run_reference(const Options& o, const fs::path& work, const std::vector<std:
     }
     std::mt19937 rng(7);
     for (const NamedOperand& in : item.graph->inputs)
-      if (!inputs.count(in.name)) inputs[in.name] = random_tensor(item.graph->desc(in.operand), rng);
+      if (!inputs.count(in.name)) inputs[in.name] = tools::random_tensor(item.graph->desc(in.operand), rng, 2.0f, 8);
     const fs::path dir = work / ("graph" + std::to_string(items.size()));
     fs::create_directories(dir);
     try {

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "backends/backend.hpp"
+#include "common/random_tensor.hpp"
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
@@ -58,25 +59,6 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
     inputs[name] = HostTensor{array.desc, std::move(array.data)};
   }
   return inputs;
-}
-
-// Seeded uniform random data in [-1, 1) (integers: small non-negative values).
-HostTensor random_tensor(const OperandDescriptor& desc, std::mt19937& rng) {
-  HostTensor t{desc, std::vector<std::byte>(*desc.byte_length())};
-  visit_type(desc.data_type, [&]<class T>() {
-    auto* p = reinterpret_cast<T*>(t.data.data());
-    std::uniform_real_distribution<float> real(-1.0f, 1.0f);
-    for (size_t i = 0; i < t.data.size() / sizeof(T); ++i) {
-      if constexpr (std::is_same_v<T, float>) {
-        p[i] = real(rng);
-      } else if constexpr (std::is_same_v<T, Float16>) {
-        p[i] = Float16(real(rng));
-      } else {
-        p[i] = static_cast<T>(rng() % 4);
-      }
-    }
-  });
-  return t;
 }
 
 int cmd_info(const std::string& path, const CommonOptions& common, bool placement) {
@@ -156,7 +138,7 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   NamedHostTensors inputs = read_inputs(input_specs, graph);
   std::mt19937 rng(42);
   for (const auto& [name, desc] : graph.input_descriptors())
-    if (!inputs.count(name)) inputs[name] = random_tensor(desc, rng);
+    if (!inputs.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
   t0 = Clock::now();
   context.compute(graph, inputs);
   std::printf("first_run_ms=%.3f\n", ms_since(t0));
