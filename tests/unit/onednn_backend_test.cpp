@@ -271,6 +271,7 @@ TEST_F(OnednnTest, BatchedMatmulOverOneSharedBRunsAsOneTwoDimensionalMatmul) {
   const OperandId x = input({2, 3, 5, 7});
   OperandId y = op(OpKind::kMatmul, {x, constant({7, 4})});
   y = op(OpKind::kMul, {y, constant({2, 3, 5, 1})});  // one value per row
+  y = op(OpKind::kMul, {y, input({2, 3, 5, 4})});     // a full tensor, read as 2-D rows
   y = op(OpKind::kAdd, {y, constant({4})});           // bias: one row for all
   y = op(OpKind::kAdd, {y, input({2, 3, 5, 4})});     // residual: summed into the destination
   output(y);

@@ -402,18 +402,21 @@ class Compiler {
         out.ops.append_sum(p.algorithm == dnnl::algorithm::binary_add ? 1.0f : -1.0f);
         out.sum_operand = p.other;
       } else {
-        // A full tensor in the destination's own layout, or a broadcast one read plain.
+        // A full tensor in the destination's own layout, or a broadcast one read plain (and the
+        // plain bytes as 2-D rows for a matmul run as one 2-D matmul).
         const Shape& other = g_.desc(p.other).shape;
         memory::desc md;
         TensorId t;
-        if (other == out_shape) {
+        if (rows) {
+          md = as_rows(other);
+          t = plain(p.other);
+        } else if (other == out_shape) {
           md = dst_md;
           t = in_layout(p.other, md, axes);
         } else {
           md = plain_view(pad_rank(other, out_shape.size()), axes);
           t = plain(p.other);
         }
-        if (rows) md = as_rows(other);
         out.ops.append_binary(p.algorithm, md);
         out.args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1, t, md});
       }
