@@ -212,8 +212,9 @@ class Compiler {
   }
 
   // A copy of operand `id` in layout `md` over `axes`, reordered from `src` seen through `src_md`.
-  TensorId add_variant(OperandId id, TensorId src, const memory::desc& src_md, const memory::desc& md,
-                       const std::vector<int>& axes) {
+  // Takes its descriptors by value: callers pass members of plan_->tensors, which add_tensor may
+  // move.
+  TensorId add_variant(OperandId id, TensorId src, memory::desc src_md, memory::desc md, std::vector<int> axes) {
     PlanTensor t;
     t.operand = id;
     t.desc = g_.desc(id);
@@ -459,9 +460,11 @@ class Compiler {
       alias.view_of = r;
       return primary_[id] = add_tensor(std::move(alias));
     }
+    // `x` dangles once a tensor is added: decide from it first.
+    const bool direct = x.axes == axes;
     const TensorId dst = define(id, md, axes);
-    const TensorId src = x.axes == axes ? t : plain(other);
-    add_reorder(src, x.axes == axes ? plan_->tensors[src].md : plain_view(g_.desc(other).shape, axes), dst);
+    const TensorId src = direct ? t : plain(other);
+    add_reorder(src, direct ? plan_->tensors[src].md : plain_view(g_.desc(other).shape, axes), dst);
     return dst;
   }
 
