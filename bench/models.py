@@ -11,7 +11,7 @@ onednn and ONNX Runtime alternate for --rounds rounds of --iterations timed runs
 warm-up runs), so that drift in the machine's speed falls on both; a row reports the median over
 the rounds of each round's p50. The reference backend runs one round of fewer iterations. build is
 the time of `build()` (oneDNN primitive creation and weight reordering) and of ONNX Runtime's
-session creation; peak RSS is each process's high-water mark (getrusage).
+session creation; peak RSS is each process's high-water mark (VmHWM of /proc/self/status).
 """
 import argparse
 import json
