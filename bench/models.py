@@ -149,7 +149,8 @@ def main():
             print(f"models: {name} ...", file=sys.stderr, flush=True)
             results.append(bench_network(name, args, webnn, work))
 
-    print(f"Machine: {machine()}; batch 1, {args.threads} threads; {results[0]['ort_version']}; "
+    host = machine()
+    print(f"Machine: {host}; batch 1, {args.threads} threads; {results[0]['ort_version']}; "
           f"median of {args.rounds} alternating rounds of {args.iterations} runs")
     print()
     print("| network | onednn p50 ms | reference p50 ms | ONNX Runtime p50 ms | onednn / ORT | build ms "
@@ -161,7 +162,7 @@ def main():
               f"{r['rss_mb']:.0f} ({r['ort_rss_mb']:.0f}) |")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"machine": machine(), "threads": args.threads, "results": results}, f, indent=1)
+            json.dump({"machine": host, "threads": args.threads, "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -237,8 +237,10 @@ class OnednnWinogradSweep : public OnednnTest, public ::testing::WithParamInterf
 TEST_P(OnednnWinogradSweep, MatchesTheReference) {
   const WinogradShape& p = GetParam();
   Conv2dAttrs a = conv(p.padding);
-  if (p.nhwc) a.input_layout = InputLayout::kNhwc;
-  if (p.nhwc) a.filter_layout = Conv2dFilterLayout::kOhwi;
+  if (p.nhwc) {
+    a.input_layout = InputLayout::kNhwc;
+    a.filter_layout = Conv2dFilterLayout::kOhwi;
+  }
   if (p.bias) a.bias = OperandRef{constant({p.out_channels})};
   const Shape in =
       p.nhwc ? Shape{p.batches, p.height, p.width, p.in_channels} : Shape{p.batches, p.in_channels, p.height, p.width};

@@ -93,7 +93,6 @@ memory::desc as_rows(const Shape& shape) {
   return memory::desc({rows, cols}, memory::data_type::f32, Dims{cols, 1});
 }
 
-// Axes of an NCHW-ordered oneDNN view of a tensor in `layout`.
 // Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
 std::vector<int> image_axes(InputLayout layout) {
   return layout == InputLayout::kNchw ? std::vector<int>{} : std::vector<int>{0, 3, 1, 2};
@@ -296,10 +295,10 @@ class Compiler {
     // threads than cores, would then make every worker sleep between parallel regions.
     const OmpThreads one(1);
     dnnl::stream stream(cpu_engine());
-    if (to.get_desc().data.format_kind == dnnl_format_kind_wino && src_md != plain_view(dims_of_md(src_md))) {
+    const memory::desc plain_md = plain_view(dims_of_md(src_md));
+    if (to.get_desc().data.format_kind == dnnl_format_kind_wino && src_md != plain_md) {
       // oneDNN reorders into a Winograd layout from plain row-major weights only: through a
       // plain copy first (filters in OHWI, HWIO, IHWO).
-      const memory::desc plain_md = plain_view(dims_of_md(src_md));
       memory mid(plain_md, cpu_engine());
       dnnl::reorder(from, mid).execute(stream, from, mid);
       dnnl::reorder(mid, to).execute(stream, mid, to);
@@ -404,10 +403,9 @@ class Compiler {
     std::vector<StepArg> args;
     std::optional<OperandId> sum_operand;
   };
-  // `rows` is set for a matmul run as one 2-D matmul (matmul_rows): every binary operand is then
+  // `two_d` is set for a matmul run as one 2-D matmul (runs_as_rows): every binary operand is then
   // given to oneDNN as a 2-D view of the same bytes.
-  PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes,
-                      std::optional<int64_t> rows = std::nullopt) {
+  PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes, bool two_d = false) {
     PostOpArgs out;
     int index = 0;
     const Shape& out_shape = g_.desc(fusion_.chain_output(anchor)).shape;
@@ -425,7 +423,7 @@ class Compiler {
         const Shape& other = g_.desc(p.other).shape;
         memory::desc md;
         TensorId t;
-        if (rows) {
+        if (two_d) {
           md = as_rows(other);
           t = plain(p.other);
         } else if (other == out_shape) {
@@ -489,12 +487,12 @@ class Compiler {
   // descriptor without post-ops tells which layout the destination takes.
   template <class PD, class MakeDesc>
   PD make_fused_pd(size_t anchor, const std::vector<int>& axes, memory::desc dst_md, MakeDesc&& make_desc,
-                   PostOpArgs& post, std::optional<int64_t> rows = std::nullopt) {
+                   PostOpArgs& post, bool two_d = false) {
     if (dst_md.data.format_kind == dnnl_format_kind_any) {
       PD probe(make_desc(dst_md), scratchpad_attr(), cpu_engine());
       dst_md = probe.dst_desc();
     }
-    post = post_ops(anchor, dst_md, axes, rows);
+    post = post_ops(anchor, dst_md, axes, two_d);
     dnnl::primitive_attr attr = scratchpad_attr();
     attr.set_post_ops(post.ops);
     return PD(make_desc(dst_md), attr, cpu_engine());
@@ -712,26 +710,24 @@ class Compiler {
     return dst;
   }
 
-  // The rows of the one 2-D matmul that computes matmul `index` and its fused chain, when there is
-  // one: the output has batches, B has none of its own, and every binary operand of the chain
-  // either spans all rows or broadcasts one row.
-  std::optional<int64_t> matmul_rows(size_t index) const {
+  // Whether matmul `index` and its fused chain can run as one 2-D matmul over all rows of A: the
+  // output has batches, B has none of its own, and every binary operand of the chain either spans
+  // all rows or broadcasts one row.
+  bool runs_as_rows(size_t index) const {
     const Operation& op = g_.operations[index];
     const Shape& out = g_.desc(op.outputs[0]).shape;
-    if (out.size() < 3) return std::nullopt;
+    if (out.size() < 3) return false;
     const Shape b = pad_rank(g_.desc(op.inputs[1]).shape, out.size());
-    if (!std::all_of(b.begin(), b.end() - 2, [](uint32_t d) { return d == 1; })) return std::nullopt;
+    if (!std::all_of(b.begin(), b.end() - 2, [](uint32_t d) { return d == 1; })) return false;
     const Shape lead(out.begin(), out.end() - 1);
     for (const PostOp& p : fusion_.post_ops(index)) {
       if (!p.binary) continue;
       const Shape other = pad_rank(g_.desc(p.other).shape, out.size());
       const bool all_rows = std::equal(lead.begin(), lead.end(), other.begin());
       const bool one_row = std::all_of(other.begin(), other.end() - 1, [](uint32_t d) { return d == 1; });
-      if (!all_rows && !one_row) return std::nullopt;
+      if (!all_rows && !one_row) return false;
     }
-    int64_t rows = 1;
-    for (uint32_t d : lead) rows *= d;
-    return rows;
+    return true;
   }
 
   bool lower_matmul(size_t index) {
@@ -757,9 +753,9 @@ class Compiler {
     // Batches over one shared B are one 2-D matmul over all rows of A: oneDNN prepacks B only for
     // 2-D matmuls (1.4x faster on BERT's [1, 128, 768] x [768, 3072]). The tensors keep their
     // logical shapes; only the primitive sees the 2-D views of the same bytes.
-    const std::optional<int64_t> rows = op.kind == OpKind::kMatmul ? matmul_rows(index) : std::nullopt;
+    const bool two_d = op.kind == OpKind::kMatmul && runs_as_rows(index);
     memory::desc prim_dst = dst_md;
-    if (rows) {
+    if (two_d) {
       a_md = as_rows(g_.desc(a).shape);
       b_view = as_rows(g_.desc(b).shape);
       prim_dst = as_rows(out_shape);
@@ -769,7 +765,7 @@ class Compiler {
         b_constant ? memory::desc(b_view.dims(), memory::data_type::f32, memory::format_tag::any) : b_view;
     auto make = [&](const memory::desc& dst) { return dnnl::matmul::desc(a_md, b_md, dst); };
     PostOpArgs post;
-    auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, prim_dst, make, post, rows);
+    auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, prim_dst, make, post, two_d);
     std::vector<StepArg> args;
     args.push_back({DNNL_ARG_SRC, plain(a), a_md});
     if (b_constant) {
