@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: builds with warnings as errors, runs every unit test (CTest), the Python
 # tests (pytest, on the build tree's module and on a pip-installed copy) and the WPT conformance
-# data of ../shared/wpt/conformance on every backend.
+# data of ../shared/wpt/conformance and conformance-extra on every backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DWEBNN_WERROR=ON
@@ -15,11 +15,13 @@ PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider
 echo "== python: pip install into a fresh virtual environment"
 tests/python/check_pip_install.sh . build/pip-install-check
 shared=../shared
-if [ -d "$shared/wpt/conformance" ]; then
-  for backend in $(build/webnn backends); do
-    echo "== conformance ($backend): $shared/wpt/conformance"
-    build/webnn conformance "$shared/wpt/conformance" --backend "$backend"
-  done
-else
-  echo "== conformance: $shared/wpt/conformance is absent; the WPT conformance run was not done"
-fi
+for set in conformance conformance-extra; do
+  if [ -d "$shared/wpt/$set" ]; then
+    for backend in $(build/webnn backends); do
+      echo "== $set ($backend): $shared/wpt/$set"
+      build/webnn conformance "$shared/wpt/$set" --backend "$backend"
+    done
+  else
+    echo "== $set: $shared/wpt/$set is absent; that WPT conformance run was not done"
+  fi
+done

@@ -130,6 +130,11 @@ class Error : public std::runtime_error {
 };
 
 [[noreturn]] void throw_error(ErrorKind kind, const std::string& message);
+
+// Text from outside (a name, a JSON value, a path) as an error message quotes it: in double quotes,
+// with control bytes, quotes and backslashes escaped (so a NUL cannot cut the message short) and,
+// past `max_bytes`, cut with the total length given: "abc..." (1048576 bytes).
+std::string quote(std::string_view text, size_t max_bytes = 96);
 inline void type_error_if(bool condition, const std::string& message) {
   if (condition) throw_error(ErrorKind::kTypeError, message);
 }

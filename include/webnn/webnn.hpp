@@ -42,10 +42,14 @@ enum class PowerPreference : uint8_t { kDefault, kHighPerformance, kLowPower };
 
 // spec: #dictdef-mlcontextoptions, plus our own backend choice and thread count.
 struct MLContextOptions {
+  // The most threads a context may ask for. Thread pools fail (libgomp aborts the process) long
+  // before absurd counts; 256 is far beyond any core count this library is built for.
+  static constexpr int kMaxThreads = 256;
+
   PowerPreference power_preference = PowerPreference::kDefault;
   bool accelerated = true;
   std::string backend;  // "" = best available; "reference"
-  int num_threads = 0;  // 0 = backend default
+  int num_threads = 0;  // 0 = backend default; at most kMaxThreads
 };
 
 struct MLContextLostInfo {

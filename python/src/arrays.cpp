@@ -2,6 +2,7 @@
 #include <numeric>
 
 #include "common.hpp"
+#include "graph/graph_builder.hpp"
 
 namespace webnn::python {
 
@@ -10,6 +11,21 @@ namespace {
 py::module_ numpy() { return py::module_::import("numpy"); }
 
 std::string type_name(py::handle value) { return py::str(py::type::handle_of(value).attr("__name__")); }
+
+// No tensor may exceed maxTensorByteLength, so a larger array is refused while it is still a view
+// (a broadcast view of 4 bytes can stand for gigabytes), before any conversion or copy.
+void check_byte_length(const py::array& array, DataType type, const std::string& what) {
+  OperandDescriptor desc{type, {}};
+  bool too_large = false;
+  for (py::ssize_t i = 0; i < array.ndim() && !too_large; ++i) {
+    too_large = array.shape(i) > static_cast<py::ssize_t>(UINT32_MAX);
+    if (!too_large) desc.shape.push_back(static_cast<uint32_t>(array.shape(i)));
+  }
+  const auto bytes = desc.byte_length();
+  if (too_large || !bytes || *bytes > kDefaultMaxTensorByteLength)
+    throw py::type_error(what + ": " + std::to_string(array.size()) + " elements of " + std::string(to_string(type)) +
+                         " exceed maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) + " bytes)");
+}
 
 }  // namespace
 
@@ -79,6 +95,7 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
   if (py::isinstance<py::array>(value) || py::isinstance(value, numpy().attr("generic"))) {
     array = numpy().attr("asarray")(value);
     const std::optional<DataType> own = from_dtype(array.dtype());
+    if (own || type) check_byte_length(array, type && rule == DtypeRule::kConvert ? *type : own.value_or(*type), what);
     if (!own || (type && *own != *type)) {
       const std::string dtype = py::str(array.dtype());
       if (type && rule == DtypeRule::kConvert) {
@@ -94,6 +111,7 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
     }
   } else {
     array = numpy().attr("asarray")(value, to_dtype(type.value_or(DataType::kFloat32)));
+    check_byte_length(array, type.value_or(DataType::kFloat32), what);
   }
   if (!array.dtype().attr("isnative").cast<bool>())
     array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));

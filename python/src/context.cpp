@@ -2,6 +2,7 @@
 // (compute, read_tensor, compiling a graph) releases the GIL while it waits, so other Python
 // threads run and the timeline never waits for Python.
 #include <chrono>
+#include <map>
 
 #include "api/impl.hpp"
 #include "common.hpp"
@@ -164,7 +165,11 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
     results = context.compute(executable, host);
   }
   py::dict out;
-  for (auto& [name, t] : results) out[py::str(name)] = owning_array(t.desc.data_type, t.desc.shape, std::move(t.data));
+  std::map<std::string, Shape> results_shape;
+  for (auto& [name, t] : results) {
+    results_shape[name] = t.desc.shape;
+    out[py::str(name)] = owning_array(t.desc.data_type, t.desc.shape, std::move(t.data));
+  }
   if (outputs.is_none()) return out;
   // pywebnn's pre-allocated outputs: the results are copied into the caller's arrays.
   for (auto [key, value] : py::cast<py::dict>(outputs)) {
@@ -177,10 +182,13 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
     if (!dst.dtype().is(src.dtype()) && !dst.dtype().equal(src.dtype()))
       throw py::type_error("compute: outputs[\"" + name + "\"] is numpy " + std::string(py::str(dst.dtype())) +
                            ", the output is " + std::string(py::str(src.dtype())));
-    if (dst.size() != src.size())
-      throw py::type_error("compute: outputs[\"" + name + "\"] holds " + std::to_string(dst.size()) +
-                           " elements, the output has " + std::to_string(src.size()));
-    py::module_::import("numpy").attr("copyto")(dst, src.attr("reshape")(dst.attr("shape")));
+    Shape dst_shape;
+    for (py::ssize_t i = 0; i < dst.ndim(); ++i) dst_shape.push_back(static_cast<uint32_t>(dst.shape(i)));
+    const Shape& src_shape = results_shape.at(name);
+    if (dst.ndim() != static_cast<py::ssize_t>(src_shape.size()) || dst_shape != src_shape)
+      throw py::type_error("compute: outputs[" + quote(name) + "] has shape " + shape_to_string(dst_shape) +
+                           ", the output is " + shape_to_string(src_shape));
+    py::module_::import("numpy").attr("copyto")(dst, src);
     out[py::str(name)] = dst;
   }
   return out;
@@ -305,6 +313,7 @@ void bind_context(py::module_& m) {
             options.manifest_path = optional_path(manifest_path);
             options.inline_limit = inline_limit;
             const std::string file = path_arg(path);
+            if (g.destroyed()) throw_error(ErrorKind::kInvalidStateError, "save: the graph is destroyed");
             py::gil_scoped_release release;
             formats::save_graph(g.ir(), file, options);
           },
@@ -391,6 +400,14 @@ void bind_context(py::module_& m) {
       .def(
           "write_tensor",
           [](MLContext& c, const MLTensor& tensor, py::handle data) {
+            // bytes, bytearray and memoryview are the tensor's raw bytes (the spec's
+            // AllowSharedBufferSource), not a sequence of numbers to convert one by one.
+            if (!py::isinstance<py::array>(data) && PyObject_CheckBuffer(data.ptr()) &&
+                (py::isinstance<py::bytes>(data) || PyByteArray_Check(data.ptr()) || PyMemoryView_Check(data.ptr()))) {
+              const py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
+              c.write_tensor(tensor, {static_cast<const std::byte*>(info.ptr), size_t(info.size * info.itemsize)});
+              return;
+            }
             ArrayBytes a = array_bytes(data, tensor.data_type(), DtypeRule::kExact, "write_tensor");
             c.write_tensor(tensor, a.bytes());
           },
@@ -439,6 +456,8 @@ void bind_context(py::module_& m) {
           "convert_to_onnx",
           [](const MLContext&, const PyGraph& graph, py::handle path) {
             const std::string file = path_arg(path);
+            if (graph.destroyed())
+              throw_error(ErrorKind::kInvalidStateError, "convert_to_onnx: the graph is destroyed");
             py::gil_scoped_release release;
             formats::export_onnx(graph.ir(), file);
           },

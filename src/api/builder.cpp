@@ -42,7 +42,8 @@ std::optional<OperandRef> optional_ref(const std::shared_ptr<BuilderImpl>& impl,
 template <SpecEnum E>
 E parse_option(const std::string& value, const char* method, const char* option) {
   auto parsed = parse_enum<E>(value);
-  type_error_if(!parsed, std::string(method) + ": " + option + " \"" + value + "\" is not one of the allowed values");
+  type_error_if(!parsed,
+                std::string(method) + ": " + option + " " + quote(value) + " is not one of the allowed values");
   return *parsed;
 }
 
@@ -204,7 +205,7 @@ MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
     check_can_build(*impl_, "build");
     std::vector<NamedOperand> named;
     for (const auto& [name, operand] : outputs)
-      named.push_back({name, operand_id(impl_, operand, "build", "output \"" + name + "\"")});
+      named.push_back({name, operand_id(impl_, operand, "build", "output " + quote(name))});
     // A destroyed constant tensor can no longer back a graph (its operands stay readable, but the
     // spec rejects the build).
     for (const auto& tensor : impl_->constant_tensors)

@@ -15,8 +15,10 @@ detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl
 
 // spec: #api-ml-createcontext
 MLContext ML::create_context(const MLContextOptions& options) {
-  type_error_if(options.num_threads < 0,
-                "createContext: num_threads must be >= 0, got " + std::to_string(options.num_threads));
+  // The one check of the options: every front end (CLI, Python, C, conformance) comes through here.
+  type_error_if(options.num_threads < 0 || options.num_threads > MLContextOptions::kMaxThreads,
+                "createContext: num_threads must be in [0, " + std::to_string(MLContextOptions::kMaxThreads) +
+                    "] (0: the backend's default), got " + std::to_string(options.num_threads));
   const Backend& backend =
       options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
   try {

@@ -1,10 +1,12 @@
 #include "conformance/wpt.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -54,15 +56,27 @@ WptNumber parse_number(const json& v) {
   fail("expected a number, got " + v.dump());
 }
 
+// A value of an integer type must be an integer in the type's range: data that does not fit is an
+// error in the case, never wrapped.
 template <class T>
-T convert(const WptNumber& n) {
+T convert(const WptNumber& n, DataType data_type) {
   if constexpr (std::is_same_v<T, Float16>) {
     return Float16(static_cast<float>(n.value));
-  } else if constexpr (std::is_same_v<T, int64_t>) {
-    return n.is_integer_text ? std::stoll(n.text) : static_cast<int64_t>(n.value);
-  } else if constexpr (std::is_same_v<T, uint64_t>) {
-    return n.is_integer_text ? std::stoull(n.text) : static_cast<uint64_t>(n.value);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return static_cast<T>(n.value);
   } else {
+    const std::string type(to_string(data_type));
+    T v{};
+    if (n.is_integer_text) {
+      const char* end = n.text.data() + n.text.size();
+      auto [ptr, ec] = std::from_chars(n.text.data(), end, v);
+      if (ec == std::errc::result_out_of_range) fail("value " + quote(n.text) + " does not fit " + type);
+      if (ec != std::errc() || ptr != end) fail("value " + quote(n.text) + " is not an integer");
+      return v;
+    }
+    if (!std::isfinite(n.value) || std::trunc(n.value) != n.value || n.value < double(std::numeric_limits<T>::min()) ||
+        n.value >= std::ldexp(1.0, std::numeric_limits<T>::digits))
+      fail("value " + Number(n.value).to_string() + " does not fit " + type);
     return static_cast<T>(n.value);
   }
 }
@@ -76,9 +90,9 @@ std::vector<std::byte> tensor_bytes(const json& data, const OperandDescriptor& d
     if (data.is_array()) {
       if (data.size() != count)
         fail("data holds " + std::to_string(data.size()) + " values, shape needs " + std::to_string(count));
-      for (size_t i = 0; i < count; ++i) out[i] = convert<T>(parse_number(data[i]));
+      for (size_t i = 0; i < count; ++i) out[i] = convert<T>(parse_number(data[i]), desc.data_type);
     } else {
-      T v = convert<T>(parse_number(data));
+      T v = convert<T>(parse_number(data), desc.data_type);
       std::fill(out, out + count, v);
     }
   });
@@ -170,7 +184,7 @@ PreparedCase prepare(const json& test) {
                    operands.count(value[0].get<std::string>())) {
           for (const json& v : value) node["inputs"].push_back(v);
         } else {
-          if (literal >= fields.size()) fail(op_name_text + ": unexpected positional argument \"" + key + "\"");
+          if (literal >= fields.size()) fail(op_name_text + ": unexpected positional argument " + quote(key));
           node["options"][fields[literal++]] = option_value(value);
         }
       }
@@ -262,11 +276,11 @@ CaseResult check_outputs(const Case& c, const NamedHostTensors& outputs) {
 }
 
 void for_each_case(const std::string& path, const std::string& filter, const std::function<void(Case&)>& fn) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw_error(ErrorKind::kDataError, path + ": cannot open");
+  // Not an ifstream: a FIFO given as a case file would block the open forever.
+  const std::string text = formats::read_file(path, "conformance file");
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::exception& e) {
     throw_error(ErrorKind::kDataError, path + ": " + e.what());
   }

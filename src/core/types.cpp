@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -41,12 +42,36 @@ std::string DataTypeSet::to_string() const {
 }
 
 std::string shape_to_string(const Shape& shape) {
+  // Messages quote shapes; one of a hostile rank must not make the message megabytes long.
+  constexpr size_t kShown = 16;
   std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
+  for (size_t i = 0; i < shape.size() && i < kShown; ++i) {
     if (i) s += ", ";
     s += std::to_string(shape[i]);
   }
+  if (shape.size() > kShown) s += ", ... (" + std::to_string(shape.size()) + " dimensions)";
   return s + "]";
+}
+
+std::string quote(std::string_view text, size_t max_bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out = "\"";
+  const size_t shown = std::min(text.size(), max_bytes);
+  for (size_t i = 0; i < shown; ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += char(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    } else {
+      out += char(c);
+    }
+  }
+  if (shown < text.size()) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
+  return out + "\"";
 }
 
 std::optional<uint64_t> OperandDescriptor::element_count() const {

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "formats/internal.hpp"
+#include "graph/op_signatures.hpp"
 
 namespace webnn::formats {
 
@@ -11,38 +12,49 @@ namespace {
 
 using Resolve = std::function<OperandId(const std::string&)>;
 
+// Whether `name` is one of the spec's required parameters of `kind` (softmax's axis, cast's
+// dataType, ...): a file must give it, and a writer always writes it, even when it equals the
+// attribute struct's member initializer.
+bool is_required_parameter(OpKind kind, std::string_view name) {
+  const OpSignature* signature = find_op_signature(kind);
+  if (!signature) return false;
+  for (size_t i = 0; i < signature->parameter_count(); ++i)
+    if (signature->parameters[i] == name) return true;
+  return false;
+}
+
 std::vector<uint32_t> decode_dims(const Json& v, const std::string& where) {
-  if (!v.is_array()) fail(where + " must be a list of non-negative integers, got " + v.dump());
+  if (!v.is_array()) fail(where + " must be a list of non-negative integers, got " + excerpt(v));
   std::vector<uint32_t> out;
   out.reserve(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const Json& e = v[i];
     if (!e.is_number_unsigned() || e.get<uint64_t>() > UINT32_MAX)
-      fail(where + "[" + std::to_string(i) + "] must be an integer in [0, 4294967295], got " + e.dump());
+      fail(where + "[" + std::to_string(i) + "] must be an integer in [0, 4294967295], got " + excerpt(e));
     out.push_back(e.get<uint32_t>());
   }
   return out;
 }
 
 void decode(const Json& v, bool& out, const std::string& where, const Resolve&) {
-  if (!v.is_boolean()) fail(where + " must be true or false, got " + v.dump());
+  if (!v.is_boolean()) fail(where + " must be true or false, got " + excerpt(v));
   out = v.get<bool>();
 }
 
 void decode(const Json& v, uint32_t& out, const std::string& where, const Resolve&) {
   if (!v.is_number_unsigned() || v.get<uint64_t>() > UINT32_MAX)
-    fail(where + " must be an integer in [0, 4294967295], got " + v.dump());
+    fail(where + " must be an integer in [0, 4294967295], got " + excerpt(v));
   out = v.get<uint32_t>();
 }
 
 void decode(const Json& v, int32_t& out, const std::string& where, const Resolve&) {
   if (!v.is_number_integer() || v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX)
-    fail(where + " must be an integer in [-2147483648, 2147483647], got " + v.dump());
+    fail(where + " must be an integer in [-2147483648, 2147483647], got " + excerpt(v));
   out = v.get<int32_t>();
 }
 
 void decode(const Json& v, double& out, const std::string& where, const Resolve&) {
-  if (!v.is_number() && !v.is_string()) fail(where + " must be a number, got " + v.dump());
+  if (!v.is_number() && !v.is_string()) fail(where + " must be a number, got " + excerpt(v));
   out = json_number(v, where).as_double();
 }
 
@@ -54,9 +66,9 @@ template <SpecEnum E>
 void decode(const Json& v, E& out, const std::string& where, const Resolve&) {
   std::string valid;
   for (std::string_view n : EnumNames<E>::kNames) valid += (valid.empty() ? "\"" : ", \"") + std::string(n) + "\"";
-  if (!v.is_string()) fail(where + " must be one of " + valid + ", got " + v.dump());
+  if (!v.is_string()) fail(where + " must be one of " + valid + ", got " + excerpt(v));
   auto e = parse_enum<E>(v.get_ref<const std::string&>());
-  if (!e) fail(where + " must be one of " + valid + ", got " + v.dump());
+  if (!e) fail(where + " must be one of " + valid + ", got " + excerpt(v));
   out = *e;
 }
 
@@ -67,7 +79,7 @@ void decode(const Json& v, std::optional<std::vector<E>>& out, const std::string
     out.reset();
     return;
   }
-  if (!v.is_array()) fail(where + " must be a list, got " + v.dump());
+  if (!v.is_array()) fail(where + " must be a list, got " + excerpt(v));
   std::vector<E> values(v.size());
   for (size_t i = 0; i < v.size(); ++i) decode(v[i], values[i], where + "[" + std::to_string(i) + "]", resolve);
   out = std::move(values);
@@ -79,13 +91,13 @@ void decode(const Json& v, OptionalFloats& out, const std::string& where, const 
     out.reset();
     return;
   }
-  if (!v.is_array()) fail(where + " must be a list of numbers, got " + v.dump());
+  if (!v.is_array()) fail(where + " must be a list of numbers, got " + excerpt(v));
   std::vector<float> values;
   values.reserve(v.size());
   for (size_t i = 0; i < v.size(); ++i) {
     const double d = json_number(v[i], where + "[" + std::to_string(i) + "]").as_double();
     if (!std::isfinite(d) || std::fabs(d) > std::numeric_limits<float>::max())
-      fail(where + "[" + std::to_string(i) + "] must be a finite float, got " + v[i].dump());
+      fail(where + "[" + std::to_string(i) + "] must be a finite float, got " + excerpt(v[i]));
     values.push_back(static_cast<float>(d));
   }
   out = std::move(values);
@@ -108,7 +120,7 @@ void decode(const Json& v, std::optional<OperandRef>& out, const std::string& wh
     out.reset();
     return;
   }
-  if (!v.is_string()) fail(where + " must name an operand, got " + v.dump());
+  if (!v.is_string()) fail(where + " must name an operand, got " + excerpt(v));
   out = OperandRef{resolve(v.get<std::string>())};
 }
 
@@ -118,7 +130,7 @@ void decode(const Json& v, SplitSpec& out, const std::string& where, const Resol
   } else if (v.is_array()) {
     out = decode_dims(v, where);
   } else {
-    fail(where + " must be an integer in [0, 4294967295] or a list of them, got " + v.dump());
+    fail(where + " must be an integer in [0, 4294967295] or a list of them, got " + excerpt(v));
   }
 }
 
@@ -162,7 +174,7 @@ Json encode(const SplitSpec& v) {
 
 Attributes decode_attributes(OpKind kind, const Json& options, std::string* label, const Resolve& resolve,
                              const std::string& where) {
-  if (!options.is_object()) fail(where + ": options must be an object, got " + options.dump());
+  if (!options.is_object()) fail(where + ": options must be an object, got " + excerpt(options));
   Attributes attrs = default_attributes(kind);
   std::vector<std::string_view> known;
   std::visit(
@@ -173,7 +185,7 @@ Attributes decode_attributes(OpKind kind, const Json& options, std::string* labe
       attrs);
   for (const auto& [key, value] : options.items()) {
     if (key == "label") {
-      if (!value.is_string()) fail(where + ": option \"label\" must be a string, got " + value.dump());
+      if (!value.is_string()) fail(where + ": option \"label\" must be a string, got " + excerpt(value));
       *label = value.get<std::string>();
       continue;
     }
@@ -182,7 +194,7 @@ Attributes decode_attributes(OpKind kind, const Json& options, std::string* labe
     if (!found) {
       std::string valid;
       for (std::string_view k : known) valid += ", " + std::string(k);
-      fail(where + ": unknown option \"" + key + "\" for " + std::string(op_name(kind)) +
+      fail(where + ": unknown option " + quote(key) + " for " + std::string(op_name(kind)) +
            " (valid options: " + (valid.empty() ? std::string("label") : valid.substr(2) + ", label") + ")");
     }
   }
@@ -191,7 +203,12 @@ Attributes decode_attributes(OpKind kind, const Json& options, std::string* labe
         using A = std::decay_t<decltype(a)>;
         A::fields(a, [&](std::string_view name, auto& field) {
           auto it = options.find(std::string(name));
-          if (it == options.end()) return;
+          if (it == options.end()) {
+            if (is_required_parameter(kind, name))
+              fail(where + ": " + std::string(op_name(kind)) + " needs its required parameter \"" + std::string(name) +
+                   "\"");
+            return;
+          }
           decode(*it, field, where + ": option \"" + std::string(name) + "\"", resolve);
         });
       },
@@ -213,7 +230,7 @@ std::vector<EncodedOption> encode_attributes(const Operation& op,
         A::fields(a, [&](std::string_view name, const auto& field) {
           using F = std::decay_t<decltype(field)>;
           const F& def = *static_cast<const F*>(default_fields[index++]);
-          if (field == def) return;
+          if (field == def && !is_required_parameter(op.kind, name)) return;
           EncodedOption option;
           option.name = std::string(name);
           if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {

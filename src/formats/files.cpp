@@ -1,25 +1,48 @@
-// Reading whole files, and writing sets of files atomically (temporary file + rename).
+// Reading whole files without blocking, writing sets of files atomically (temporary files renamed
+// into place together), and the one mapping from output names to file names.
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <charconv>
+#include <climits>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "formats/internal.hpp"
 
 namespace webnn::formats {
 
-std::string read_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path + ": cannot open: " + std::strerror(errno));
+int open_regular_file(const std::string& path, const std::string& what) {
+  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever. The check
+  // comes after the open (not a stat() before it), so nothing can be swapped in between.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) fail(path + ": cannot open " + what + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     ::close(fd);
-    fail(path + ": not a regular file");
+    fail(path + ": the " + what + " is not a regular file");
   }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int err = errno;
+    ::close(fd);
+    fail(path + ": cannot read " + what + ": " + std::strerror(err));
+  }
+  return fd;
+}
+
+std::string read_file(const std::string& path, const std::string& what) {
+  int fd = open_regular_file(path, what);
+  struct stat st {};
+  ::fstat(fd, &st);
   std::string out;
   out.resize(size_t(st.st_size));
   size_t done = 0;
@@ -37,10 +60,84 @@ std::string read_file(const std::string& path) {
   return out;
 }
 
+// ---- Temporaries that a signal handler can remove ----
+//
+// Every temporary file AtomicWriter holds is listed in a fixed table that a signal handler can
+// walk without locks or allocation; remove_pending_temporaries() unlinks them (unlink is
+// async-signal-safe). A slot is claimed (kClaimed), filled, then published (kLive).
+
+namespace {
+
+enum SlotState : int { kFree = 0, kClaimed = 1, kLive = 2 };
+constexpr size_t kMaxPendingTemps = 256;
+struct PendingTemp {
+  std::atomic<int> state{kFree};
+  char path[PATH_MAX];
+};
+PendingTemp g_pending[kMaxPendingTemps];
+
+int register_temporary(const std::string& path) {
+  if (path.size() >= PATH_MAX) return -1;
+  for (size_t i = 0; i < kMaxPendingTemps; ++i) {
+    int expected = kFree;
+    if (g_pending[i].state.compare_exchange_strong(expected, kClaimed)) {
+      std::memcpy(g_pending[i].path, path.c_str(), path.size() + 1);
+      g_pending[i].state.store(kLive);
+      return int(i);
+    }
+  }
+  return -1;  // more than 256 files being written at once: those are cleaned up on errors only
+}
+
+void unregister_temporary(int slot) {
+  if (slot >= 0) g_pending[slot].state.store(kFree);
+}
+
+extern "C" void remove_temporaries_and_reraise(int sig) {
+  remove_pending_temporaries();
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// SIGINT and SIGTERM held back while a set of files is renamed into place, so an interrupt
+// cannot leave half of the set renamed; a pending signal is delivered when the mask is restored.
+class BlockTerminationSignals {
+ public:
+  BlockTerminationSignals() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    ::pthread_sigmask(SIG_BLOCK, &set, &saved_);
+  }
+  ~BlockTerminationSignals() { ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+
+ private:
+  sigset_t saved_;
+};
+
+}  // namespace
+
+void remove_pending_temporaries() noexcept {
+  for (PendingTemp& p : g_pending)
+    if (p.state.load() == kLive) ::unlink(p.path);
+}
+
+void remove_temporaries_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = remove_temporaries_and_reraise;
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGINT, &action, nullptr);
+  ::sigaction(SIGTERM, &action, nullptr);
+}
+
+// ---- AtomicWriter ----
+
 AtomicWriter::~AtomicWriter() {
   for (File& f : files_) {
     if (f.fd >= 0) ::close(f.fd);
     if (!f.temp.empty()) ::unlink(f.temp.c_str());
+    unregister_temporary(f.slot);
   }
 }
 
@@ -52,7 +149,7 @@ size_t AtomicWriter::begin(const std::string& path) {
   int fd = ::mkstemp(temp.data());
   if (fd < 0) fail(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
   ::fchmod(fd, 0644);
-  files_.push_back({path, temp, fd});
+  files_.push_back({path, temp, fd, register_temporary(temp), {}});
   return files_.size() - 1;
 }
 
@@ -79,10 +176,109 @@ void AtomicWriter::commit() {
     }
     f.fd = -1;
   }
+  // A file that already exists is kept as a hard link until every rename has succeeded, so a
+  // rename that fails half-way through the set puts the earlier files back as they were.
   for (File& f : files_) {
-    if (::rename(f.temp.c_str(), f.path.c_str()) != 0)
-      fail(f.path + ": cannot rename into place: " + std::strerror(errno));
+    struct stat st {};
+    if (::lstat(f.path.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) fail(f.path + ": is a directory");
+    f.backup = f.temp + ".old";
+    if (::link(f.path.c_str(), f.backup.c_str()) != 0) f.backup.clear();
+  }
+  BlockTerminationSignals hold;
+  size_t renamed = 0;
+  for (; renamed < files_.size(); ++renamed) {
+    File& f = files_[renamed];
+    if (::rename(f.temp.c_str(), f.path.c_str()) != 0) break;
     f.temp.clear();
+  }
+  const int err = errno;
+  const bool ok = renamed == files_.size();
+  for (size_t i = 0; i < files_.size(); ++i) {
+    File& f = files_[i];
+    if (!ok && i < renamed) {
+      if (f.backup.empty() || ::rename(f.backup.c_str(), f.path.c_str()) != 0) ::unlink(f.path.c_str());
+    } else if (!f.backup.empty()) {
+      ::unlink(f.backup.c_str());
+    }
+    f.backup.clear();
+  }
+  if (!ok) fail(files_[renamed].path + ": cannot rename into place: " + std::strerror(err));
+}
+
+// ---- Output files ----
+
+std::string output_file_name(std::string_view name) {
+  if (name.empty()) fail("an output with an empty name cannot be written to a file");
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    const bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                       c == '-' || (c == '.' && i > 0);
+    if (plain) {
+      out += char(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  out += ".npy";
+  if (out.size() > NAME_MAX)
+    fail("output " + quote(name) + ": its file name would be " + std::to_string(out.size()) +
+         " bytes, more than the file system's " + std::to_string(NAME_MAX));
+  return out;
+}
+
+std::optional<std::string> output_name_of_file(std::string_view file) {
+  if (!file.ends_with(".npy") || file.size() == 4) return std::nullopt;
+  file.remove_suffix(4);
+  std::string name;
+  for (size_t i = 0; i < file.size(); ++i) {
+    if (file[i] != '%') {
+      name += file[i];
+      continue;
+    }
+    if (i + 2 >= file.size()) return std::nullopt;
+    unsigned value = 0;
+    auto [end, ec] = std::from_chars(file.data() + i + 1, file.data() + i + 3, value, 16);
+    if (ec != std::errc() || end != file.data() + i + 3) return std::nullopt;
+    name += char(value);
+    i += 2;
+  }
+  // Only the one spelling output_file_name() gives ("%41" is not another name for "A").
+  if (name.empty() || output_file_name(name) != std::string(file) + ".npy") return std::nullopt;
+  return name;
+}
+
+void write_output_files(const std::string& dir, const std::vector<OutputArray>& outputs) {
+  if (dir.empty()) fail("the output directory is an empty path");
+  std::error_code ec;
+  // The directories this call creates, removed again if the outputs cannot all be written.
+  std::vector<std::filesystem::path> created;
+  for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal(); !p.empty();
+       p = p.has_relative_path() && p != p.root_path() ? p.parent_path() : std::filesystem::path()) {
+    if (std::filesystem::exists(std::filesystem::symlink_status(p, ec))) break;
+    created.push_back(p);
+    if (p == p.parent_path()) break;
+  }
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir, ec))
+    fail(dir + ": not a directory" + (ec ? " (" + ec.message() + ")" : std::string(" (a file of that name exists)")));
+  try {
+    AtomicWriter writer;
+    std::set<std::string> seen;
+    for (const OutputArray& o : outputs) {
+      std::string file = output_file_name(o.name);
+      if (!seen.insert(file).second) fail("output " + quote(o.name) + ": another output is written to " + file);
+      size_t f = writer.begin((std::filesystem::path(dir) / file).string());
+      writer.append(f, encode_npy(o.desc, o.data));
+    }
+    writer.commit();
+  } catch (...) {
+    for (const std::filesystem::path& p : created) std::filesystem::remove(p, ec);  // only if empty
+    throw;
   }
 }
 

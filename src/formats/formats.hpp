@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -107,6 +108,20 @@ void save_graph(const Graph& graph, const std::string& path, const SaveOptions& 
 std::string to_json(const Graph& graph);
 std::string to_text(const Graph& graph);
 
+// ---- Files ----
+
+// The whole of a regular file; anything else (a FIFO, a directory, a device) is a DataError before
+// anything is read, so no read can block. `what` names the file's role in errors.
+std::string read_file(const std::string& path, const std::string& what = "file");
+
+// Removes every temporary file that a writer of this library holds at this moment. Safe to call
+// from a signal handler (it only walks a fixed table and calls unlink).
+void remove_pending_temporaries() noexcept;
+// Installs SIGINT and SIGTERM handlers that call remove_pending_temporaries() and then end the
+// process by the same signal. For programs (the CLI); a library user with handlers of its own
+// calls remove_pending_temporaries() from them instead.
+void remove_temporaries_on_signals();
+
 // ---- .npy arrays ----
 
 struct NpyArray {
@@ -121,5 +136,26 @@ NpyArray parse_npy(std::span<const std::byte> bytes, const std::string& origin);
 std::vector<std::byte> encode_npy(const OperandDescriptor& desc, std::span<const std::byte> data);
 // Writes atomically (temporary file + rename).
 void write_npy(const std::string& path, const OperandDescriptor& desc, std::span<const std::byte> data);
+
+// ---- Output files ----
+
+// The file name (never a path) that output `name` is written to: bytes other than ASCII letters,
+// digits, '_', '-' and a '.' after the first byte become %XX (upper-case hex), then ".npy" is
+// appended. "/layer1/out" -> "%2Flayer1%2Fout.npy", "../x" -> "%2E.%2Fx.npy". The mapping is
+// one-to-one, so two outputs never share a file. DataError when the name is empty or the file
+// name would exceed NAME_MAX.
+std::string output_file_name(std::string_view name);
+// The inverse, for a file name output_file_name() made; nullopt for any other.
+std::optional<std::string> output_name_of_file(std::string_view file);
+
+struct OutputArray {
+  std::string name;
+  OperandDescriptor desc;
+  std::span<const std::byte> data;
+};
+// Writes every output as DIR/output_file_name(name), all or nothing: each goes to a temporary
+// file, and they are renamed into place together once all are complete. DIR is created when
+// missing (and removed again when nothing could be written). DataError names what failed.
+void write_output_files(const std::string& dir, const std::vector<OutputArray>& outputs);
 
 }  // namespace webnn::formats

@@ -56,7 +56,7 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   auto define = [&](const std::string& name, Symbol s, const std::string& where) {
     if (name.empty()) fail(where + ": operand names must not be empty");
     auto [it, inserted] = symbols.emplace(name, s);
-    if (!inserted) fail(where + ": duplicate operand name \"" + name + "\"");
+    if (!inserted) fail(where + ": duplicate operand name " + quote(name));
   };
   for (size_t i = 0; i < doc.inputs.size(); ++i) define(doc.inputs[i].name, {Def::kInput, i}, doc.inputs[i].where);
   for (size_t i = 0; i < doc.consts.size(); ++i) define(doc.consts[i].name, {Def::kConst, i}, doc.consts[i].where);
@@ -65,9 +65,9 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   for (size_t i = 0; i < doc.nodes.size(); ++i) {
     const NodeDoc& n = doc.nodes[i];
     if (n.id.empty()) fail(n.where + ": node id must not be empty");
-    if (!ids.insert(n.id).second) fail(n.where + ": duplicate node id \"" + n.id + "\"");
+    if (!ids.insert(n.id).second) fail(n.where + ": duplicate node id " + quote(n.id));
     auto kind = parse_op_name(n.op);
-    if (!kind) fail(n.where + ": unknown op \"" + n.op + "\"");
+    if (!kind) fail(n.where + ": unknown op " + quote(n.op));
     kinds[i] = *kind;
     if (n.outputs.empty()) fail(n.where + ": node has no outputs");
     for (const std::string& out : n.outputs) define(out, {Def::kNode, i}, n.where);
@@ -83,7 +83,7 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
     std::set<size_t> deps;
     auto use = [&](const std::string& name) -> OperandId {
       auto it = symbols.find(name);
-      if (it == symbols.end()) fail(n.where + ": undefined operand \"" + name + "\"");
+      if (it == symbols.end()) fail(n.where + ": undefined operand " + quote(name));
       if (it->second.def == Def::kNode) deps.insert(it->second.index);
       return 0;
     };
@@ -141,7 +141,7 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   for (const OutputDoc& out : doc.outputs) {
     auto it = ids_by_name.find(out.operand);
     if (it == ids_by_name.end())
-      fail(out.where + ": graph output \"" + out.name + "\" names undefined operand \"" + out.operand + "\"");
+      fail(out.where + ": graph output " + quote(out.name) + " names undefined operand " + quote(out.operand));
     outputs.push_back({out.name, it->second});
   }
   return at(doc.origin, [&] { return builder.build(outputs, doc.name); });
@@ -169,7 +169,7 @@ GraphDoc graph_to_doc(const Graph& graph, size_t inline_limit, bool identifiers_
   std::unordered_set<std::string> taken;
   for (const NamedOperand& in : graph.inputs) {
     if (identifiers_only && !is_identifier(in.name))
-      fail("graph input \"" + in.name + "\" cannot be written in the text form: it is not an identifier");
+      fail("graph input " + quote(in.name) + " cannot be written in the text form: it is not an identifier");
     names[in.operand] = in.name;
     taken.insert(in.name);
   }

@@ -15,7 +15,7 @@ Form form_of(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".json") return Form::kJson;
   if (ext == ".webnn") return Form::kText;
-  fail(path + ": unknown graph file extension \"" + ext + "\" (expected .json or .webnn)");
+  fail(path + ": unknown graph file extension " + quote(ext) + " (expected .json or .webnn)");
 }
 
 // NAME.json -> NAME + suffix, beside it.
@@ -34,7 +34,7 @@ class LazyWeights final : public WeightsSource {
       try {
         file_ = WeightsFile::open(weights_, manifest_);
       } catch (const Error& e) {
-        throw Error(e.kind(), what + ": refers to weights key \"" + key + "\": " + e.message());
+        throw Error(e.kind(), what + ": refers to weights key " + quote(key) + ": " + e.message());
       }
     }
     return file_->get(key, desc, what);
@@ -57,6 +57,22 @@ std::string write_doc(Fn&& fn) {
 
 constexpr uint64_t kWeightsAlignment = 64;
 
+// The files of one save must be three files: two roles on one path would leave a set that does
+// not load (the later rename wins). Paths are compared after resolving symbolic links and "..".
+void check_distinct(const std::vector<std::pair<const char*, std::string>>& roles) {
+  std::vector<std::filesystem::path> resolved;
+  for (const auto& [role, path] : roles) {
+    std::error_code ec;
+    std::filesystem::path p = std::filesystem::weakly_canonical(std::filesystem::absolute(path, ec), ec);
+    if (ec) p = std::filesystem::absolute(path, ec).lexically_normal();
+    for (size_t i = 0; i < resolved.size(); ++i)
+      if (resolved[i] == p)
+        fail("cannot save the graph: the " + std::string(role) + " and the " + roles[i].first + " are the same file (" +
+             path + ")");
+    resolved.push_back(std::move(p));
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const Graph> parse_graph_json(std::string_view text, const WeightsSource& weights,
@@ -71,7 +87,7 @@ std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const Weigh
 
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options) {
   Form form = form_of(path);
-  std::string text = read_file(path);
+  std::string text = read_file(path, "graph file");
   LazyWeights weights(options.weights_path.empty() ? beside(path, ".weights") : options.weights_path,
                       options.manifest_path.empty() ? beside(path, ".manifest.json") : options.manifest_path);
   return form == Form::kJson ? parse_graph_json(text, weights, path) : parse_graph_text(text, weights, path);
@@ -96,6 +112,7 @@ void save_graph(const Graph& graph, const std::string& path, const SaveOptions& 
   if (any_weights) {
     std::string weights_path = options.weights_path.empty() ? beside(path, ".weights") : options.weights_path;
     std::string manifest_path = options.manifest_path.empty() ? beside(path, ".manifest.json") : options.manifest_path;
+    check_distinct({{"graph file", path}, {"weights file", weights_path}, {"weights manifest", manifest_path}});
     size_t wf = writer.begin(weights_path);
     const std::byte header[8] = {
         std::byte('W'), std::byte('G'), std::byte('W'), std::byte('T'), std::byte(kWeightsVersion),

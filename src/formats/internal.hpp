@@ -36,6 +36,10 @@ Json parse_json(std::string_view text, const std::string& origin);
 
 // ---- Values ----
 
+// A JSON value as an error message quotes it: its compact text, cut past 64 bytes with the total
+// length given, so a 100 KB number or string does not make a 100 KB message.
+std::string excerpt(const Json& value);
+
 // Parses a data type by its spec name ("float32"); the error names `where`.
 DataType json_data_type(const Json& value, const std::string& where);
 Shape json_shape(const Json& value, const std::string& where);
@@ -132,9 +136,12 @@ std::vector<EncodedOption> encode_attributes(const Operation& op, const std::fun
 
 // ---- Files ----
 
-std::string read_file(const std::string& path);
+// Opens a regular file for reading (never blocking on a FIFO or device); DataError otherwise.
+// `what` names the file's role in errors ("weights file").
+int open_regular_file(const std::string& path, const std::string& what);
 // Writes files atomically as a set: each to a temporary file beside it, then all renamed into place
-// once every one is complete. On failure nothing is renamed and the temporaries are removed.
+// once every one is complete. On failure nothing is left renamed (files that existed before are
+// restored) and the temporaries are removed; remove_pending_temporaries() removes them on a signal.
 class AtomicWriter {
  public:
   AtomicWriter() = default;
@@ -151,6 +158,8 @@ class AtomicWriter {
   struct File {
     std::string path, temp;
     int fd = -1;
+    int slot = -1;       // in the table remove_pending_temporaries() walks
+    std::string backup;  // during commit(): a link to the file `path` held before
   };
   std::vector<File> files_;
 };

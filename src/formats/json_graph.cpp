@@ -14,31 +14,31 @@ void check_keys(const Json& object, std::initializer_list<std::string_view> allo
     if (!ok) {
       std::string list;
       for (std::string_view a : allowed) list += (list.empty() ? "" : ", ") + std::string(a);
-      fail(where + ": unknown key \"" + key + "\" (expected " + list + ")");
+      fail(where + ": unknown key " + quote(key) + " (expected " + list + ")");
     }
   }
 }
 
 const Json& required(const Json& object, const char* key, const std::string& where) {
   auto it = object.find(key);
-  if (it == object.end()) fail(where + ": missing \"" + key + "\"");
+  if (it == object.end()) fail(where + ": missing " + quote(key));
   return *it;
 }
 
 std::string string_of(const Json& v, const std::string& where) {
-  if (!v.is_string()) fail(where + " must be a string, got " + v.dump());
+  if (!v.is_string()) fail(where + " must be a string, got " + excerpt(v));
   return v.get<std::string>();
 }
 
 std::vector<std::string> string_list(const Json& v, const std::string& where) {
-  if (!v.is_array()) fail(where + " must be a list of operand names, got " + v.dump());
+  if (!v.is_array()) fail(where + " must be a list of operand names, got " + excerpt(v));
   std::vector<std::string> out;
   for (size_t i = 0; i < v.size(); ++i) out.push_back(string_of(v[i], where + "[" + std::to_string(i) + "]"));
   return out;
 }
 
 TensorDoc tensor_of(const std::string& name, const Json& v, const std::string& where, bool constant) {
-  if (!v.is_object()) fail(where + ": must be an object with dataType and shape, got " + v.dump());
+  if (!v.is_object()) fail(where + ": must be an object with dataType and shape, got " + excerpt(v));
   if (constant)
     check_keys(v, {"dataType", "shape", "init"}, where);
   else
@@ -51,7 +51,7 @@ TensorDoc tensor_of(const std::string& name, const Json& v, const std::string& w
   if (!constant) return t;
   const Json& init = required(v, "init", where);
   const std::string iw = where + ".init";
-  if (!init.is_object()) fail(iw + " must be an object, got " + init.dump());
+  if (!init.is_object()) fail(iw + " must be an object, got " + excerpt(init));
   std::string kind = string_of(required(init, "kind", iw), iw + ".kind");
   if (kind == "weights") {
     check_keys(init, {"kind", "ref"}, iw);
@@ -60,12 +60,12 @@ TensorDoc tensor_of(const std::string& name, const Json& v, const std::string& w
   } else if (kind == "inlineBytes") {
     check_keys(init, {"kind", "bytes"}, iw);
     const Json& bytes = required(init, "bytes", iw);
-    if (!bytes.is_array()) fail(iw + ".bytes must be a list of integers in [0, 255], got " + bytes.dump());
+    if (!bytes.is_array()) fail(iw + ".bytes must be a list of integers in [0, 255], got " + excerpt(bytes));
     std::vector<std::byte> data;
     data.reserve(bytes.size());
     for (size_t i = 0; i < bytes.size(); ++i) {
       if (!bytes[i].is_number_unsigned() || bytes[i].get<uint64_t>() > 255)
-        fail(iw + ".bytes[" + std::to_string(i) + "] must be an integer in [0, 255], got " + bytes[i].dump());
+        fail(iw + ".bytes[" + std::to_string(i) + "] must be an integer in [0, 255], got " + excerpt(bytes[i]));
       data.push_back(std::byte(bytes[i].get<uint8_t>()));
     }
     t.init.kind = InitDoc::Kind::kBytes;
@@ -75,7 +75,7 @@ TensorDoc tensor_of(const std::string& name, const Json& v, const std::string& w
     t.init.kind = InitDoc::Kind::kScalar;
     t.init.scalar = json_number(required(init, "value", iw), iw + ".value");
   } else {
-    fail(iw + ".kind: unknown init kind \"" + kind + "\" (expected weights, inlineBytes or scalar)");
+    fail(iw + ".kind: unknown init kind " + quote(kind) + " (expected weights, inlineBytes or scalar)");
   }
   return t;
 }
@@ -89,21 +89,21 @@ GraphDoc json_to_doc(std::string_view text, const std::string& origin) {
   if (!root.is_object()) fail(origin + ": a webnn-graph JSON file must hold an object, got " + root.type_name());
   check_keys(root, {"format", "version", "name", "quantized", "inputs", "consts", "nodes", "outputs"}, origin);
   const Json& format = required(root, "format", origin);
-  if (format != "webnn-graph-json") fail(origin + ": format must be \"webnn-graph-json\", got " + format.dump());
+  if (format != "webnn-graph-json") fail(origin + ": format must be \"webnn-graph-json\", got " + excerpt(format));
   const Json& version = required(root, "version", origin);
   if (!version.is_number_unsigned() || (version.get<uint64_t>() != 1 && version.get<uint64_t>() != 2))
-    fail(origin + ": unsupported version " + version.dump() + " (expected 1 or 2)");
+    fail(origin + ": unsupported version " + excerpt(version) + " (expected 1 or 2)");
   if (auto it = root.find("name"); it != root.end()) doc.name = string_of(*it, origin + ": name");
   if (auto it = root.find("quantized"); it != root.end() && !it->is_boolean())
-    fail(origin + ": quantized must be true or false, got " + it->dump());
+    fail(origin + ": quantized must be true or false, got " + excerpt(*it));
 
   if (auto it = root.find("inputs"); it != root.end()) {
-    if (!it->is_object()) fail(origin + ": inputs must be an object, got " + it->dump());
+    if (!it->is_object()) fail(origin + ": inputs must be an object, got " + excerpt(*it));
     for (const auto& [name, v] : it->items())
       doc.inputs.push_back(tensor_of(name, v, origin + ": inputs." + name, false));
   }
   if (auto it = root.find("consts"); it != root.end()) {
-    if (!it->is_object()) fail(origin + ": consts must be an object, got " + it->dump());
+    if (!it->is_object()) fail(origin + ": consts must be an object, got " + excerpt(*it));
     for (const auto& [name, v] : it->items())
       doc.consts.push_back(tensor_of(name, v, origin + ": consts." + name, true));
   }
@@ -112,16 +112,16 @@ GraphDoc json_to_doc(std::string_view text, const std::string& origin) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     const Json& v = nodes[i];
     std::string where = origin + ": nodes[" + std::to_string(i) + "]";
-    if (!v.is_object()) fail(where + " must be an object, got " + v.dump());
+    if (!v.is_object()) fail(where + " must be an object, got " + excerpt(v));
     NodeDoc n;
     n.id = string_of(required(v, "id", where), where + ".id");
     n.op = string_of(required(v, "op", where), where + ".op");
-    where += " (id \"" + n.id + "\", op \"" + n.op + "\")";
+    where += " (id " + quote(n.id) + ", op " + quote(n.op) + ")";
     n.where = where;
     check_keys(v, {"id", "op", "inputs", "options", "outputs"}, where);
     if (auto it = v.find("inputs"); it != v.end()) n.inputs = string_list(*it, where + ": inputs");
     if (auto it = v.find("options"); it != v.end()) {
-      if (!it->is_object()) fail(where + ": options must be an object, got " + it->dump());
+      if (!it->is_object()) fail(where + ": options must be an object, got " + excerpt(*it));
       n.options = *it;
     }
     if (auto it = v.find("outputs"); it != v.end())
@@ -132,7 +132,7 @@ GraphDoc json_to_doc(std::string_view text, const std::string& origin) {
   }
   const Json& outputs = required(root, "outputs", origin);
   if (!outputs.is_object())
-    fail(origin + ": outputs must be an object (graph output name -> operand name), got " + outputs.dump());
+    fail(origin + ": outputs must be an object (graph output name -> operand name), got " + excerpt(outputs));
   for (const auto& [name, v] : outputs.items())
     doc.outputs.push_back({name, string_of(v, origin + ": outputs." + name), origin + ": outputs." + name});
   return doc;

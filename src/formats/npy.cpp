@@ -171,7 +171,7 @@ NpyArray parse_npy(std::span<const std::byte> bytes, const std::string& origin) 
 }
 
 NpyArray read_npy(const std::string& path) {
-  std::string bytes = read_file(path);
+  std::string bytes = read_file(path, ".npy file");
   return parse_npy(as_bytes(bytes), path);
 }
 

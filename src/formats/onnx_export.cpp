@@ -1416,8 +1416,8 @@ void Exporter::run() {
     const NamedOperand& out = graph_.outputs[i];
     // ONNX has one namespace for values: an output cannot share a name with an input or another output.
     if (!b_.try_claim(out.name))
-      throw_error(ErrorKind::kNotSupportedError,
-                  "ONNX export: the output name \"" + out.name + "\" is also the name of an input or another output");
+      throw_error(ErrorKind::kNotSupportedError, "ONNX export: the output name " + quote(out.name) +
+                                                     " is also the name of an input or another output");
     const Operand& o = graph_.operands.at(out.operand);
     if (o.kind == OperandKind::kIntermediate && names_[out.operand].empty())
       names_[out.operand] = out.name;

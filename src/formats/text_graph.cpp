@@ -156,7 +156,7 @@ class Parser {
     doc.name = take().text;
     Token version = take();
     if (version.kind != Tok::kIdent || (version.text != "v1" && version.text != "v2"))
-      error_at(version, "unsupported version \"" + version.text + "\" (expected v1 or v2)");
+      error_at(version, "unsupported version " + quote(version.text) + " (expected v1 or v2)");
     if (is_punct("@")) {
       take();
       expect_word("quantized");
@@ -175,7 +175,7 @@ class Parser {
       } else if (block.text == "outputs") {
         while (!is_punct("}")) output_items(doc.outputs);
       } else {
-        error_at(block, "unknown block \"" + block.text + "\" (expected inputs, consts, nodes or outputs)");
+        error_at(block, "unknown block " + quote(block.text) + " (expected inputs, consts, nodes or outputs)");
       }
       expect_punct("}");
     }
@@ -194,7 +194,7 @@ class Parser {
       case Tok::kEnd:
         return "the end of the file";
       case Tok::kIdent:
-        return "\"" + t.text + "\"";
+        return quote(t.text);
       case Tok::kNumber:
         return "number " + t.text;
       case Tok::kString:
@@ -250,7 +250,7 @@ class Parser {
     if (!found) {
       if (t.text == "i4" || t.text == "u4")
         error_at(t, "type " + t.text + " is not supported (WebNN as implemented here has no 4-bit types)");
-      error_at(t, "unknown type \"" + t.text + "\" (expected f32, f16, i32, u32, i64, u64, i8 or u8)");
+      error_at(t, "unknown type " + quote(t.text) + " (expected f32, f16, i32, u32, i64, u64, i8 or u8)");
     }
     expect_punct("[");
     while (!is_punct("]")) {
@@ -269,7 +269,7 @@ class Parser {
     Token name = identifier("an input name");
     TensorDoc t;
     t.name = name.text;
-    t.where = where(name) + ": input \"" + name.text + "\"";
+    t.where = where(name) + ": input " + quote(name.text);
     expect_punct(":");
     t.desc = type();
     expect_punct(";");
@@ -280,7 +280,7 @@ class Parser {
     Token name = identifier("a constant name");
     TensorDoc t;
     t.name = name.text;
-    t.where = where(name) + ": constant \"" + name.text + "\"";
+    t.where = where(name) + ": constant " + quote(name.text);
     expect_punct(":");
     t.desc = type();
     if (!is_punct("@")) error("expected an initializer (@weights, @scalar or @bytes)");
@@ -388,7 +388,7 @@ class Parser {
     Token op = identifier("an operator name");
     n.op = op.text;
     n.id = n.outputs[0];
-    n.where = where(first) + ": node \"" + n.id + "\" (" + n.op + ")";
+    n.where = where(first) + ": node " + quote(n.id) + " (" + n.op + ")";
     expect_punct("(");
     while (!is_punct(")")) {
       Token arg = tok_;
@@ -396,7 +396,7 @@ class Parser {
         Token name = take();
         if (is_punct("=")) {
           take();
-          if (n.options.contains(name.text)) error_at(name, "option \"" + name.text + "\" given twice");
+          if (n.options.contains(name.text)) error_at(name, "option " + quote(name.text) + " given twice");
           n.options[name.text] = value(0);
         } else {
           n.inputs.push_back(name.text);
@@ -423,7 +423,7 @@ class Parser {
       Token name = tok_;
       if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kString) error("expected an output name");
       take();
-      OutputDoc out{name.text, name.text, where(name) + ": output \"" + name.text + "\""};
+      OutputDoc out{name.text, name.text, where(name) + ": output " + quote(name.text) + ""};
       if (is_punct("=")) {
         take();
         out.operand = identifier("the operand the output names").text;

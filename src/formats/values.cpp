@@ -3,7 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
+#include <unordered_set>
 
 #include "core/dispatch.hpp"
 #include "formats/internal.hpp"
@@ -14,47 +14,110 @@ void fail(const std::string& message) { throw_error(ErrorKind::kDataError, messa
 
 namespace {
 
-// Thrown from the parser callback; caught in parse_json and turned into a DataError.
-struct JsonLimitError {
-  std::string message;
+// Builds the document from nlohmann's SAX events. nlohmann's own callback parser rescans the
+// parent object at every object end (quadratic in the number of siblings), and ordered_json's
+// insert searches the object linearly, so the DOM is built here: members are appended directly,
+// duplicate keys are found through one hash set per open object, and nesting is bounded.
+class DomBuilder {
+ public:
+  using string_t = Json::string_t;
+  using binary_t = Json::binary_t;
+
+  bool null() { return add(Json(nullptr)); }
+  bool boolean(bool v) { return add(Json(v)); }
+  bool number_integer(Json::number_integer_t v) { return add(Json(v)); }
+  bool number_unsigned(Json::number_unsigned_t v) { return add(Json(v)); }
+  bool number_float(Json::number_float_t v, const string_t&) { return add(Json(v)); }
+  bool string(string_t& v) { return add(Json(std::move(v))); }
+  bool binary(binary_t&) { return stop("binary values are not JSON"); }
+
+  bool start_object(std::size_t) { return open(Json::object()); }
+  bool start_array(std::size_t) { return open(Json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+  bool key(string_t& k) {
+    Frame& f = stack_.back();
+    if (!f.keys.insert(k).second) return stop("duplicate key " + quote(k));
+    f.key = std::move(k);
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception& e) {
+    // nlohmann's message already says "at line L, column C" and what it expected.
+    return stop("invalid JSON (byte " + std::to_string(position) + "): " + e.what());
+  }
+
+  Json& root() { return root_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  struct Frame {
+    Json* value;
+    std::unordered_set<std::string> keys;  // objects only
+    std::string key;                       // the member being read
+  };
+
+  // Where the next value goes: the root, the end of the open array, or the open object's member.
+  Json* slot() {
+    if (stack_.empty()) return &root_;
+    Frame& f = stack_.back();
+    if (f.value->is_array()) {
+      auto& array = *f.value->get_ptr<Json::array_t*>();
+      array.emplace_back();
+      return &array.back();
+    }
+    // Appended directly: ordered_map's own emplace would search every earlier member first.
+    auto& members = static_cast<std::vector<std::pair<const std::string, Json>>&>(*f.value->get_ptr<Json::object_t*>());
+    members.emplace_back(std::move(f.key), Json());
+    return &members.back().second;
+  }
+  bool add(Json&& v) {
+    *slot() = std::move(v);
+    return true;
+  }
+  bool open(Json&& empty) {
+    if (stack_.size() >= size_t(kMaxJsonDepth))
+      return stop("JSON nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    Json* v = slot();
+    *v = std::move(empty);
+    stack_.push_back(Frame{v, {}, {}});
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+  bool stop(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+
+  Json root_;
+  std::vector<Frame> stack_;
+  std::string error_;
 };
 
 }  // namespace
 
 Json parse_json(std::string_view text, const std::string& origin) {
-  // One set of keys per open object, to reject duplicate keys (nlohmann would keep the last one
-  // silently, hiding a duplicate constant or input).
-  std::vector<std::set<std::string>> keys;
-  Json::parser_callback_t callback = [&](int depth, Json::parse_event_t event, Json& parsed) -> bool {
-    switch (event) {
-      case Json::parse_event_t::object_start:
-      case Json::parse_event_t::array_start:
-        if (depth >= kMaxJsonDepth)
-          throw JsonLimitError{"JSON nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels"};
-        if (event == Json::parse_event_t::object_start) keys.emplace_back();
-        break;
-      case Json::parse_event_t::object_end:
-        if (!keys.empty()) keys.pop_back();
-        break;
-      case Json::parse_event_t::key:
-        if (!keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
-          throw JsonLimitError{"duplicate key \"" + parsed.get<std::string>() + "\""};
-        break;
-      default:
-        break;
-    }
-    return true;
-  };
+  // nlohmann's lexer takes a NUL byte for the end of the input, so "{}\0garbage" would pass.
+  if (size_t nul = text.find('\0'); nul != std::string_view::npos)
+    fail(origin + ": invalid JSON: a NUL byte at byte " + std::to_string(nul));
+  DomBuilder dom;
+  bool ok = false;
   try {
-    return Json::parse(text.begin(), text.end(), callback);
-  } catch (const JsonLimitError& e) {
-    fail(origin + ": " + e.message);
-  } catch (const Json::parse_error& e) {
-    // nlohmann's message already says "at line L, column C" and what it expected.
-    fail(origin + ": invalid JSON (byte " + std::to_string(e.byte) + "): " + e.what());
+    ok = Json::sax_parse(text.begin(), text.end(), &dom, Json::input_format_t::json, /*strict=*/true);
   } catch (const Json::exception& e) {
     fail(origin + ": invalid JSON: " + e.what());
   }
+  if (!ok) fail(origin + ": " + (dom.error().empty() ? std::string("invalid JSON") : dom.error()));
+  return std::move(dom.root());
+}
+
+std::string excerpt(const Json& value) {
+  constexpr size_t kMax = 64;
+  std::string text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() <= kMax) return text;
+  return text.substr(0, kMax) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 namespace {
@@ -67,8 +130,8 @@ DataType json_data_type(const Json& value, const std::string& where) {
   auto type = parse_data_type(s);
   if (!type) {
     if (s == "int4" || s == "uint4")
-      fail(where + ": data type \"" + s + "\" is not supported (WebNN as implemented here has no 4-bit types)");
-    fail(where + ": unknown data type \"" + s + "\"");
+      fail(where + ": data type " + quote(s) + " is not supported (WebNN as implemented here has no 4-bit types)");
+    fail(where + ": unknown data type " + quote(s));
   }
   return *type;
 }
@@ -82,14 +145,14 @@ Shape json_shape(const Json& value, const std::string& where) {
   for (size_t i = 0; i < value.size(); ++i) {
     const Json& d = value[i];
     if (!d.is_number_unsigned() || d.get<uint64_t>() > UINT32_MAX)
-      fail(where + ": shape[" + std::to_string(i) + "] must be an integer in [0, 4294967295], got " + d.dump());
+      fail(where + ": shape[" + std::to_string(i) + "] must be an integer in [0, 4294967295], got " + excerpt(d));
     shape.push_back(d.get<uint32_t>());
   }
   return shape;
 }
 
 uint64_t json_uint64(const Json& value, const std::string& where) {
-  if (!value.is_number_unsigned()) fail(where + " must be a non-negative integer, got " + value.dump());
+  if (!value.is_number_unsigned()) fail(where + " must be a non-negative integer, got " + excerpt(value));
   return value.get<uint64_t>();
 }
 
@@ -120,7 +183,7 @@ Number json_number(const Json& value, const std::string& where) {
         return Number::from_uint64(u);
       }
     }
-    fail(where + ": \"" + s + "\" is not a number (expected a decimal integer, \"inf\", \"-inf\" or \"nan\")");
+    fail(where + ": " + quote(s) + " is not a number (expected a decimal integer, \"inf\", \"-inf\" or \"nan\")");
   }
   fail(where + ": expected a number, got " + std::string(type_name(value)));
 }

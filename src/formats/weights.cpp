@@ -16,19 +16,15 @@ namespace {
 class NoWeights final : public WeightsSource {
  public:
   BufferRef get(const std::string& key, const OperandDescriptor&, const std::string& what) const override {
-    fail(what + ": refers to weights key \"" + key + "\" but no weights file was given");
+    fail(what + ": refers to weights key " + quote(key) + " but no weights file was given");
   }
 };
 
 // A read-only private mapping of a whole file, unmapped with its last BufferRef.
 BufferRef map_file(const std::string& path) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail(path + ": cannot open weights file: " + std::strerror(errno));
+  int fd = open_regular_file(path, "weights file");
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(path + ": the weights file is not a regular file");
-  }
+  ::fstat(fd, &st);
   size_t size = size_t(st.st_size);
   if (size == 0) {
     ::close(fd);
@@ -51,7 +47,7 @@ const WeightsSource& no_weights() {
 }
 
 std::shared_ptr<WeightsFile> WeightsFile::open(const std::string& weights_path, const std::string& manifest_path) {
-  std::string manifest = read_file(manifest_path);
+  std::string manifest = read_file(manifest_path, "weights manifest");
   std::shared_ptr<WeightsFile> w(new WeightsFile());
   w->file_ = map_file(weights_path);
   w->origin_ = weights_path;
@@ -95,14 +91,14 @@ void WeightsFile::init(std::string_view manifest_text, const std::string& manife
   for (const auto& item : tensors->items()) {
     const std::string& key = item.key();
     const Json& t = item.value();
-    std::string where = mo + ": tensor \"" + key + "\"";
+    std::string where = mo + ": tensor " + quote(key);
     if (!t.is_object()) fail(where + ": must be an object");
     for (const auto& [k, v] : t.items())
       if (k != "dataType" && k != "shape" && k != "byteOffset" && k != "byteLength" && k != "layout")
-        fail(where + ": unknown key \"" + k + "\"");
+        fail(where + ": unknown key " + quote(k));
     auto get = [&](const char* name) -> const Json& {
       auto it = t.find(name);
-      if (it == t.end()) fail(where + ": missing \"" + name + "\"");
+      if (it == t.end()) fail(where + ": missing " + quote(name));
       return *it;
     };
     Entry e;
@@ -128,7 +124,7 @@ void WeightsFile::init(std::string_view manifest_text, const std::string& manife
 
 BufferRef WeightsFile::tensor(const std::string& key) const {
   auto it = entries_.find(key);
-  if (it == entries_.end()) fail(origin_ + ": no tensor \"" + key + "\" in the manifest");
+  if (it == entries_.end()) fail(origin_ + ": no tensor " + quote(key) + " in the manifest");
   const Entry& e = it->second;
   const std::byte* p = file_.data.get() + e.byte_offset;
   // Kernels read elements in place; an offset the element type cannot be read at costs one copy.
@@ -139,9 +135,9 @@ BufferRef WeightsFile::tensor(const std::string& key) const {
 
 BufferRef WeightsFile::get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const {
   auto it = entries_.find(key);
-  if (it == entries_.end()) fail(what + ": weights key \"" + key + "\" is not in the manifest of " + origin_);
+  if (it == entries_.end()) fail(what + ": weights key " + quote(key) + " is not in the manifest of " + origin_);
   if (!(it->second.desc == desc))
-    fail(what + ": is declared " + desc.to_string() + " but weights tensor \"" + key + "\" is " +
+    fail(what + ": is declared " + desc.to_string() + " but weights tensor " + quote(key) + " is " +
          it->second.desc.to_string());
   return tensor(key);
 }

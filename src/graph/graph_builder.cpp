@@ -37,8 +37,8 @@ OperandId GraphBuilder::add_input(const std::string& name, const OperandDescript
   check_can_build();
   type_error_if(name.empty(), "input: the name must not be empty");
   for (const NamedOperand& in : graph_.inputs)
-    type_error_if(in.name == name, "input: duplicate input name \"" + name + "\"");
-  check_descriptor(desc, "input \"" + name + "\"");
+    type_error_if(in.name == name, "input: duplicate input name " + quote(name));
+  check_descriptor(desc, "input " + quote(name));
   Operand operand;
   operand.desc = desc;
   operand.kind = OperandKind::kInput;
@@ -51,7 +51,7 @@ OperandId GraphBuilder::add_input(const std::string& name, const OperandDescript
 
 OperandId GraphBuilder::add_constant(const OperandDescriptor& desc, BufferRef data, std::string name) {
   check_can_build();
-  const std::string what = name.empty() ? std::string("constant") : "constant \"" + name + "\"";
+  const std::string what = name.empty() ? std::string("constant") : "constant " + quote(name);
   check_descriptor(desc, what);
   type_error_if(data.size != *desc.byte_length(), what + ": buffer holds " + std::to_string(data.size) + " bytes but " +
                                                       desc.to_string() + " needs " +
@@ -85,7 +85,7 @@ std::vector<OperandId> GraphBuilder::add_operation(OpKind kind, std::vector<Oper
     outs = ops::infer(graph_, op);
   } catch (const Error& e) {
     if (op.label.empty()) throw;
-    throw Error(e.kind(), e.message() + " (label \"" + op.label + "\")");
+    throw Error(e.kind(), e.message() + " (label " + quote(op.label) + ")");
   }
   for (size_t i = 0; i < outs.size(); ++i) check_descriptor(outs[i], describe(op) + " output " + std::to_string(i));
   // Validation passed: only now does the builder change.
@@ -110,12 +110,12 @@ std::shared_ptr<const Graph> GraphBuilder::build(const std::vector<NamedOperand>
   std::unordered_set<std::string> names;
   for (const NamedOperand& out : outputs) {
     type_error_if(out.name.empty(), "build: output names must not be empty");
-    type_error_if(!names.insert(out.name).second, "build: duplicate output name \"" + out.name + "\"");
-    type_error_if(!is_valid(out.operand), "build: output \"" + out.name + "\" is not an operand of this builder");
+    type_error_if(!names.insert(out.name).second, "build: duplicate output name " + quote(out.name));
+    type_error_if(!is_valid(out.operand), "build: output " + quote(out.name) + " is not an operand of this builder");
     const Operand& operand = graph_.operands[out.operand];
     type_error_if(operand.kind == OperandKind::kInput,
-                  "build: output \"" + out.name + "\" is the graph input \"" + operand.name + "\"");
-    type_error_if(operand.kind == OperandKind::kConstant, "build: output \"" + out.name + "\" is a constant");
+                  "build: output " + quote(out.name) + " is the graph input " + quote(operand.name));
+    type_error_if(operand.kind == OperandKind::kConstant, "build: output " + quote(out.name) + " is a constant");
   }
 
   // Keep what the outputs depend on: walk operations backwards marking needed operands.

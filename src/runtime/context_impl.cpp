@@ -12,7 +12,7 @@ namespace webnn::detail {
 
 namespace {
 
-std::string quoted(const std::string& name) { return "\"" + name + "\""; }
+std::string quoted(const std::string& name) { return quote(name); }
 
 template <class T>
 std::future<T> rejected(ErrorKind kind, const std::string& message) {

@@ -47,15 +47,16 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
   for (const std::string& spec : specs) {
     auto eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-      throw_error(ErrorKind::kTypeError, "--input \"" + spec + "\": expected NAME=FILE.npy");
+      throw_error(ErrorKind::kTypeError, "--input " + quote(spec) + ": expected NAME=FILE.npy");
     std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
     auto it = graph.input_descriptors().find(name);
     if (it == graph.input_descriptors().end())
-      throw_error(ErrorKind::kTypeError, "--input " + name + ": the graph has no input of that name");
+      throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the graph has no input of that name");
+    if (inputs.count(name)) throw_error(ErrorKind::kTypeError, "--input " + quote(name) + " is given twice");
     formats::NpyArray array = formats::read_npy(path);
     if (!(array.desc == it->second))
-      throw_error(ErrorKind::kTypeError,
-                  path + ": holds " + array.desc.to_string() + " but input " + name + " is " + it->second.to_string());
+      throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + quote(name) +
+                                             " is " + it->second.to_string());
     inputs[name] = HostTensor{array.desc, std::move(array.data)};
   }
   return inputs;
@@ -63,6 +64,15 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
 
 int cmd_info(const std::string& path, const CommonOptions& common, bool placement) {
   auto ir = formats::load_graph(path);
+  // Everything that can fail comes before the first line is printed.
+  std::vector<std::string> where_ran;
+  std::string backend;
+  if (placement) {
+    MLContext context = make_context(common);
+    MLGraph graph = context.build_graph(ir);
+    where_ran = graph.placement();
+    backend = context.backend_name();
+  }
   std::cout << "graph: " << (ir->name.empty() ? std::filesystem::path(path).stem().string() : ir->name) << "\n";
   std::cout << "inputs:\n";
   for (const NamedOperand& in : ir->inputs)
@@ -76,11 +86,9 @@ int cmd_info(const std::string& path, const CommonOptions& common, bool placemen
   for (const auto& [name, n] : counts) std::cout << "  " << name << ": " << n << "\n";
   std::cout << "constants: " << ir->constants.size() << " (" << ir->constant_bytes() << " bytes)\n";
   if (placement) {
-    MLContext context = make_context(common);
-    MLGraph graph = context.build_graph(ir);
     std::map<std::string, int> where;
-    for (const std::string& p : graph.placement()) where[p]++;
-    std::cout << "backend: " << context.backend_name() << "\n";
+    for (const std::string& p : where_ran) where[p]++;
+    std::cout << "backend: " << backend << "\n";
     for (const auto& [name, n] : where) std::cout << "  " << name << ": " << n << " operations\n";
   }
   return 0;
@@ -104,12 +112,13 @@ int cmd_run(const std::string& path, const std::vector<std::string>& input_specs
       throw_error(ErrorKind::kTypeError,
                   "missing input " + name + " (" + desc.to_string() + "): pass --input " + name + "=FILE.npy");
   NamedHostTensors outputs = context.compute(graph, inputs);
-  std::filesystem::create_directories(out_dir);
-  for (const auto& [name, t] : outputs) {
-    std::string file = (std::filesystem::path(out_dir) / (name + ".npy")).string();
-    formats::write_npy(file, t.desc, t.data);
-    std::cout << name << ": " << t.desc.to_string() << " -> " << file << "\n";
-  }
+  // All outputs or none: written to temporaries, renamed into place together.
+  std::vector<formats::OutputArray> files;
+  for (const auto& [name, t] : outputs) files.push_back({name, t.desc, t.data});
+  formats::write_output_files(out_dir, files);
+  for (const auto& [name, t] : outputs)
+    std::cout << name << ": " << t.desc.to_string() << " -> "
+              << (std::filesystem::path(out_dir) / formats::output_file_name(name)).string() << "\n";
   return 0;
 }
 
@@ -206,6 +215,10 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
   for (const auto& [op, row] : rows)
     std::printf("%-24s %7d %7d %7d\n", op.c_str(), row.passed, row.failed, row.skipped);
   std::printf("%d passed, %d failed, %d skipped\n", passed, failed, skipped);
+  if (results.empty())
+    throw_error(ErrorKind::kDataError,
+                dir + ": no conformance case" +
+                    (filter.empty() ? std::string(" found") : " matches --filter " + quote(filter)));
   return failed ? 1 : 0;
 }
 
@@ -217,8 +230,8 @@ int main(int argc, char** argv) {
   CommonOptions common;
   auto add_common = [&](CLI::App* cmd) {
     cmd->add_option("--backend", common.backend, "backend: reference (default: the best available)");
-    cmd->add_option("--threads", common.threads, "number of threads (default: every core)")
-        ->check(CLI::NonNegativeNumber);
+    // Range-checked by createContext, the one place that validates context options.
+    cmd->add_option("--threads", common.threads, "number of threads, 0 to 256 (default 0: every core)");
   };
 
   std::string graph_path, out_dir, to, out_path, filter;
@@ -262,6 +275,7 @@ int main(int argc, char** argv) {
   add_common(conf);
 
   CLI11_PARSE(app, argc, argv);
+  formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
     if (*info) return cmd_info(graph_path, common, !common.backend.empty());
     if (*validate) return cmd_validate(graph_path);
