@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, build-fuzz/) and runs each for N seconds (default 30; the
-# first argument overrides). The corpus is seeded from ../shared/models/mobilenetv2 (when present)
-# and small generated files, and kept in build-fuzz/corpus/<target> between runs. Exits non-zero
-# if any target crashes; crash inputs are left in build-fuzz/artifacts/.
-# Usage: scripts/fuzz.sh [SECONDS]
+# first argument overrides; --long runs each for 900 s, one hour for the four). Seeds: every WPT
+# case of ../shared/wpt as a graph file (JSON and text), its constants as weights files and its
+# inputs as .npy (build/tests/webnn_fuzz_seeds), numpy-written .npy files, the shared MobileNetV2
+# and small hand-made files; each target has a dictionary of its format's words. The corpus is kept
+# in build-fuzz/corpus/<target> between runs. Prints executions, coverage and corpus size per
+# target (also in build-fuzz/summary.txt). Exits non-zero if any target crashes; crash inputs are
+# left in build-fuzz/artifacts/.
+# Usage: scripts/fuzz.sh [SECONDS | --long]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
+if [ "$seconds" = "--long" ]; then seconds=900; fi
 root=$PWD
 build=$root/build-fuzz
 shared=${WEBNN_SHARED_DIR:-$root/../shared}
@@ -66,6 +71,24 @@ if [ -f "$model/mobilenetv2.json" ]; then
   cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"
 fi
 
+# The WPT cases as graph files, weights and .npy inputs, written by the formats' own writers from
+# the Release tree's seed tool (built here when missing).
+wpt_dirs=()
+for set in conformance conformance-extra; do
+  [ -d "$shared/wpt/$set" ] && wpt_dirs+=("$shared/wpt/$set")
+done
+if ((${#wpt_dirs[@]})); then
+  if [ ! -x build/tests/webnn_fuzz_seeds ]; then
+    [ -f build/build.ninja ] || cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build build -j"$(nproc)" --target webnn_fuzz_seeds >/dev/null
+  fi
+  build/tests/webnn_fuzz_seeds "$seeds/wpt" "${wpt_dirs[@]}"
+  for t in "${targets[@]}"; do
+    mv "$seeds/wpt/$t" "$seeds/$t/wpt"
+  done
+  rm -rf "$seeds/wpt"
+fi
+
 /usr/bin/python3 - "$seeds" "$model" <<'PY'
 import json, os, struct, sys
 seeds, model = sys.argv[1], sys.argv[2]
@@ -91,6 +114,16 @@ cases = {
 }
 for name, data in cases.items():
     open(os.path.join(out, name), "wb").write(data)
+try:
+    import numpy as np  # real files as numpy writes them: every dtype, ranks 0 to 4, both orders
+    for dt in ["<f4", "<f2", "<i4", "<u4", "<i8", "<u8", "|i1", "|u1", ">f4", "<f8", "|b1"]:
+        for shape in [(), (3,), (2, 3), (1, 2, 1, 2)]:
+            a = (np.arange(int(np.prod(shape)) or 1)[: int(np.prod(shape))].reshape(shape)).astype(dt)
+            np.save(os.path.join(out, "numpy_%s_%d.npy" % (dt.strip("<>|"), len(shape))), a)
+        np.save(os.path.join(out, "numpy_%s_fortran.npy" % dt.strip("<>|")),
+                np.asfortranarray(np.arange(6).reshape(2, 3).astype(dt)))
+except ImportError:
+    pass
 if os.path.exists(os.path.join(model, "input.npy")):
     # The header and the first values of the real input (the whole file is 600 KB).
     raw = open(os.path.join(model, "input.npy"), "rb").read()
@@ -127,24 +160,44 @@ dict=$build/graph.dict
     webnn-graph-json dataType shape init kind weights inlineBytes scalar ref bytes value id op options \
     format version name true false null inf nan
 } | sort -u >"$dict"
+npy_dict=$build/npy.dict
+{
+  printf '"%s"\n' "\x93NUMPY" "descr" "fortran_order" "shape" "True" "False" "'descr': " "'shape': (" \
+    "'fortran_order': False" "<f4" "<f2" "<f8" "<i4" "<u4" "<i8" "<u8" "|i1" "|u1" "|b1" ">f4" "<c8" "{" "}" "(" ")" "," "L"
+} >"$npy_dict"
+weights_dict=$build/weights.dict
+{
+  printf '"%s"\n' WGWT wg-weights-manifest format version endianness little big tensors dataType shape \
+    byteOffset byteLength layout row-major float32 float16 int32 uint32 int64 uint64 int8 uint8 int4 \
+    '{' '}' '[' ']' ':' ',' '"'
+} >"$weights_dict"
 
 # ---- Run ----
 failed=()
+summary=()
 for t in "${targets[@]}"; do
   corpus=$build/corpus/$t
   mkdir -p "$corpus"
   echo "== $t: ${seconds}s"
-  extra=()
-  case $t in fuzz_graph_*) extra=(-dict="$dict") ;; esac
-  if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" "${extra[@]}" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
-      -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" 2>"$build/$t.log"; then
+  case $t in
+    fuzz_graph_*) dict_file=$dict ;;
+    fuzz_npy) dict_file=$npy_dict ;;
+    fuzz_weights) dict_file=$weights_dict ;;
+  esac
+  # libFuzzer reads the seed directory recursively, wpt/ included.
+  if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" -dict="$dict_file" -max_total_time="$seconds" -timeout=20 \
+      -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" 2>"$build/$t.log"; then
     tail -40 "$build/$t.log"
     failed+=("$t")
-  else
-    grep -E "stat::number_of_executed_units|stat::new_units_added|Done" "$build/$t.log" | tr '\n' ' ' || true
-    echo
   fi
+  execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/$t.log" | grep -o '[0-9]*$' || echo "?")
+  cov=$(grep -oE '(DONE|pulse|NEW|REDUCE|INITED) +cov: [0-9]+' "$build/$t.log" | tail -1 | grep -oE '[0-9]+$' || echo "?")
+  ft=$(grep -oE 'ft: [0-9]+' "$build/$t.log" | tail -1 | grep -oE '[0-9]+$' || echo "?")
+  line="$t: ${seconds}s, $execs executions, coverage $cov edges ($ft features), corpus $(ls "$corpus" | wc -l) files"
+  echo "$line"
+  summary+=("$line")
 done
+printf '%s\n' "${summary[@]}" >"$build/summary.txt"
 if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: crashes in: ${failed[*]} (inputs in $build/artifacts/)"
   exit 1
