@@ -17,8 +17,8 @@ constexpr const char* kPowerPreferences[] = {"default", "high-performance", "low
 PowerPreference power_preference_arg(const std::string& value) {
   for (size_t i = 0; i < std::size(kPowerPreferences); ++i)
     if (value == kPowerPreferences[i]) return static_cast<PowerPreference>(i);
-  throw py::type_error("create_context: power_preference \"" + value +
-                       "\" is not one of \"default\", \"high-performance\", \"low-power\"");
+  throw_type_error("create_context: power_preference \"" + value +
+                   "\" is not one of \"default\", \"high-performance\", \"low-power\"");
 }
 
 py::dict descriptor_dict(const OperandDescriptor& desc) {
@@ -42,8 +42,8 @@ py::list names(const std::vector<NamedOperand>& named) {
 
 MLTensor tensor_arg(py::handle value, const std::string& what) {
   if (!py::isinstance<MLTensor>(value))
-    throw py::type_error(what + " must be an MLTensor, got " +
-                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+    throw_type_error(what + " must be an MLTensor, got " +
+                     std::string(py::str(py::type::handle_of(value).attr("__name__"))));
   return value.cast<MLTensor>();
 }
 
@@ -169,17 +169,16 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
   // pywebnn's pre-allocated outputs: the results are copied into the caller's arrays.
   for (auto [key, value] : py::cast<py::dict>(outputs)) {
     const std::string name = py::str(key);
-    if (!out.contains(name)) throw py::type_error("compute: \"" + name + "\" is not an output of the graph");
-    if (!py::isinstance<py::array>(value))
-      throw py::type_error("compute: outputs[\"" + name + "\"] must be an ndarray");
+    if (!out.contains(name)) throw_type_error("compute: \"" + name + "\" is not an output of the graph");
+    if (!py::isinstance<py::array>(value)) throw_type_error("compute: outputs[\"" + name + "\"] must be an ndarray");
     auto dst = py::reinterpret_borrow<py::array>(value);
     auto src = py::cast<py::array>(out[py::str(name)]);
     if (!dst.dtype().is(src.dtype()) && !dst.dtype().equal(src.dtype()))
-      throw py::type_error("compute: outputs[\"" + name + "\"] is numpy " + std::string(py::str(dst.dtype())) +
-                           ", the output is " + std::string(py::str(src.dtype())));
+      throw_type_error("compute: outputs[\"" + name + "\"] is numpy " + std::string(py::str(dst.dtype())) +
+                       ", the output is " + std::string(py::str(src.dtype())));
     if (dst.size() != src.size())
-      throw py::type_error("compute: outputs[\"" + name + "\"] holds " + std::to_string(dst.size()) +
-                           " elements, the output has " + std::to_string(src.size()));
+      throw_type_error("compute: outputs[\"" + name + "\"] holds " + std::to_string(dst.size()) +
+                       " elements, the output has " + std::to_string(src.size()));
     py::module_::import("numpy").attr("copyto")(dst, src.attr("reshape")(dst.attr("shape")));
     out[py::str(name)] = dst;
   }
@@ -409,14 +408,14 @@ void bind_context(py::module_& m) {
               }
               return owning_array(tensor.data_type(), tensor.shape(), std::move(bytes));
             }
-            if (!py::isinstance<py::array>(out)) throw py::type_error("read_tensor: out must be an ndarray");
+            if (!py::isinstance<py::array>(out)) throw_type_error("read_tensor: out must be an ndarray");
             auto dst = py::reinterpret_borrow<py::array>(out);
             if (!(dst.flags() & py::array::c_style) || !dst.writeable())
-              throw py::type_error("read_tensor: out must be a writable C-contiguous ndarray");
+              throw_type_error("read_tensor: out must be a writable C-contiguous ndarray");
             auto type = from_dtype(dst.dtype());
             if (!type || *type != tensor.data_type())
-              throw py::type_error("read_tensor: out is numpy " + std::string(py::str(dst.dtype())) +
-                                   ", the tensor is " + std::string(to_string(tensor.data_type())));
+              throw_type_error("read_tensor: out is numpy " + std::string(py::str(dst.dtype())) + ", the tensor is " +
+                               std::string(to_string(tensor.data_type())));
             auto future =
                 c.read_tensor(tensor, {static_cast<std::byte*>(dst.mutable_data()), static_cast<size_t>(dst.nbytes())});
             {
