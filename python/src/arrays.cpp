@@ -23,8 +23,8 @@ void check_byte_length(const py::array& array, DataType type, const std::string&
   }
   const auto bytes = desc.byte_length();
   if (too_large || !bytes || *bytes > kDefaultMaxTensorByteLength)
-    throw py::type_error(what + ": " + std::to_string(array.size()) + " elements of " + std::string(to_string(type)) +
-                         " exceed maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) + " bytes)");
+    throw_type_error(what + ": " + std::to_string(array.size()) + " elements of " + std::string(to_string(type)) +
+                     " exceed maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) + " bytes)");
 }
 
 }  // namespace
@@ -52,32 +52,32 @@ DataType data_type_arg(py::handle value, const std::string& what) {
   if (py::isinstance<py::str>(value)) {
     const std::string name = py::str(value);
     if (auto type = parse_data_type(name)) return *type;
-    throw py::type_error(what + ": \"" + name +
-                         "\" is not a data type (float32, float16, int32, uint32, int64, uint64, int8, uint8)");
+    throw_type_error(what + ": \"" + name +
+                     "\" is not a data type (float32, float16, int32, uint32, int64, uint64, int8, uint8)");
   }
   py::dtype dtype;
   try {
     dtype = py::dtype::from_args(py::reinterpret_borrow<py::object>(value));
   } catch (const py::error_already_set&) {
-    throw py::type_error(what + ": expected a data type name such as \"float32\", got " + type_name(value));
+    throw_type_error(what + ": expected a data type name such as \"float32\", got " + type_name(value));
   }
   if (auto type = from_dtype(dtype)) return *type;
-  throw py::type_error(what + ": numpy " + std::string(py::str(dtype)) + " is not a WebNN data type");
+  throw_type_error(what + ": numpy " + std::string(py::str(dtype)) + " is not a WebNN data type");
 }
 
 Shape shape_arg(py::handle value, const std::string& what) {
   if (py::isinstance<py::str>(value) || !py::isinstance<py::sequence>(value))
-    throw py::type_error(what + ": the shape must be a sequence of integers, got " + type_name(value));
+    throw_type_error(what + ": the shape must be a sequence of integers, got " + type_name(value));
   Shape shape;
   for (py::handle dim : value) {
     if (PyBool_Check(dim.ptr()) || !PyIndex_Check(dim.ptr()))
-      throw py::type_error(what + ": shape dimensions must be integers, got " + type_name(dim));
+      throw_type_error(what + ": shape dimensions must be integers, got " + type_name(dim));
     const auto d = py::reinterpret_steal<py::object>(PyNumber_Index(dim.ptr()));
     if (!d) throw py::error_already_set();
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(d.ptr(), &overflow);
     if (overflow != 0 || v < 0 || v > UINT32_MAX)
-      throw py::type_error(what + ": shape dimension " + std::string(py::str(d)) + " is out of range");
+      throw_type_error(what + ": shape dimension " + std::string(py::str(d)) + " is out of range");
     shape.push_back(static_cast<uint32_t>(v));
   }
   return shape;
@@ -101,12 +101,11 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
       if (type && rule == DtypeRule::kConvert) {
         array = array.attr("astype")(to_dtype(*type));
       } else if (!own) {
-        throw py::type_error(what + ": numpy " + dtype + " is not a WebNN data type" +
-                             (dtype == "bool" ? " (WebNN uses uint8 for booleans)" : "") +
-                             "; convert it with .astype()");
+        throw_type_error(what + ": numpy " + dtype + " is not a WebNN data type" +
+                         (dtype == "bool" ? " (WebNN uses uint8 for booleans)" : "") + "; convert it with .astype()");
       } else {
-        throw py::type_error(what + ": expected " + std::string(to_string(*type)) + " data, got numpy " + dtype +
-                             "; convert it with .astype()");
+        throw_type_error(what + ": expected " + std::string(to_string(*type)) + " data, got numpy " + dtype +
+                         "; convert it with .astype()");
       }
     }
   } else {
@@ -121,7 +120,7 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
   out.type = *from_dtype(array.dtype());
   for (py::ssize_t i = 0; i < array.ndim(); ++i) {
     if (array.shape(i) > static_cast<py::ssize_t>(UINT32_MAX))
-      throw py::type_error(what + ": dimension " + std::to_string(i) + " is too large");
+      throw_type_error(what + ": dimension " + std::to_string(i) + " is too large");
     out.shape.push_back(static_cast<uint32_t>(array.shape(i)));
   }
   out.array = std::move(array);
@@ -138,8 +137,8 @@ ArrayBytes constant_array(py::handle value, py::handle shape, py::handle data_ty
       return std::accumulate(s.begin(), s.end(), uint64_t{1}, std::multiplies<>());
     };
     if (count(wanted) != count(a.shape))
-      throw py::type_error(what + ": the value holds " + std::to_string(count(a.shape)) + " elements but shape " +
-                           shape_to_string(wanted) + " needs " + std::to_string(count(wanted)));
+      throw_type_error(what + ": the value holds " + std::to_string(count(a.shape)) + " elements but shape " +
+                       shape_to_string(wanted) + " needs " + std::to_string(count(wanted)));
     a.array = a.array.attr("reshape")(shape_list(wanted));
     a.shape = std::move(wanted);
   }

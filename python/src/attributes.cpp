@@ -29,7 +29,7 @@ long long integer_in(py::handle v, long long lo, long long hi, const FieldTarget
   int overflow = 0;
   const long long x = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
   if (overflow != 0 || x < lo || x > hi)
-    throw py::type_error(t.where() + " must be " + range + ", got " + std::string(py::str(i)));
+    throw_type_error(t.where() + " must be " + range + ", got " + std::string(py::str(i)));
   return x;
 }
 
@@ -45,7 +45,7 @@ void dims(py::handle v, std::vector<uint32_t>& out, const FieldTarget& t) {
 }  // namespace
 
 void field_type_error(const FieldTarget& t, const std::string& expected, py::handle got) {
-  throw py::type_error(t.where() + " must be " + expected + ", got " + type_name(got));
+  throw_type_error(t.where() + " must be " + expected + ", got " + type_name(got));
 }
 
 void from_python(py::handle v, bool& out, const FieldTarget& t) {
@@ -65,7 +65,7 @@ void from_python(py::handle v, double& out, const FieldTarget& t) {
   if (is_bool(v) || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr())) field_type_error(t, "a number", v);
   const double d = PyFloat_AsDouble(v.ptr());
   if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-  if (!std::isfinite(d)) throw py::type_error(t.where() + " must be a finite number, got " + std::to_string(d));
+  if (!std::isfinite(d)) throw_type_error(t.where() + " must be a finite number, got " + std::to_string(d));
   out = d;
 }
 
@@ -85,7 +85,7 @@ void from_python(py::handle v, Number& out, const FieldTarget& t) {
       }
       PyErr_Clear();
     }
-    throw py::type_error(t.where() + " " + std::string(py::str(i)) + " is outside the int64 and uint64 ranges");
+    throw_type_error(t.where() + " " + std::string(py::str(i)) + " is outside the int64 and uint64 ranges");
   }
   if (is_bool(v) || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr())) field_type_error(t, "a number", v);
   const double d = PyFloat_AsDouble(v.ptr());
@@ -118,7 +118,7 @@ void from_python(py::handle v, OptionalFloats& out, const FieldTarget& t) {
     double d = 0;
     from_python(item, d, {t.builder, t.method, t.name + "[" + std::to_string(i++) + "]"});
     if (std::fabs(d) > std::numeric_limits<float>::max())
-      throw py::type_error(t.where() + " values must be finite float32 values, got " + std::to_string(d));
+      throw_type_error(t.where() + " values must be finite float32 values, got " + std::to_string(d));
     values.push_back(static_cast<float>(d));
   }
   out = std::move(values);

@@ -42,7 +42,7 @@ void from_python(py::handle v, E& out, const FieldTarget& t) {
   for (std::string_view n : EnumNames<E>::kNames) allowed += (allowed.empty() ? "\"" : ", \"") + std::string(n) + "\"";
   if (!py::isinstance<py::str>(v)) field_type_error(t, "one of " + allowed, v);
   auto parsed = parse_enum<E>(std::string(py::str(v)));
-  if (!parsed) throw py::type_error(t.where() + " \"" + std::string(py::str(v)) + "\" is not one of " + allowed);
+  if (!parsed) throw_type_error(t.where() + " \"" + std::string(py::str(v)) + "\" is not one of " + allowed);
   out = *parsed;
 }
 // An optional list of spec enum values (the recurrent ops' activations).

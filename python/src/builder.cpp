@@ -162,9 +162,9 @@ OperandDescriptor input_descriptor(py::handle shape, py::handle data_type) {
   // The spec's form input(name, {shape, dataType}) as well as pywebnn's input(name, shape, data_type).
   if (py::isinstance<py::dict>(shape)) {
     auto d = py::reinterpret_borrow<py::dict>(shape);
-    if (!d.contains("shape")) throw py::type_error("input: the descriptor has no \"shape\"");
+    if (!d.contains("shape")) throw_type_error("input: the descriptor has no \"shape\"");
     py::object type = d.contains("dataType") ? d["dataType"] : d.contains("data_type") ? d["data_type"] : py::object();
-    if (!type) throw py::type_error("input: the descriptor has no \"dataType\"");
+    if (!type) throw_type_error("input: the descriptor has no \"dataType\"");
     return {data_type_arg(type, "input"), shape_arg(d["shape"], "input")};
   }
   return {data_type_arg(data_type, "input"), shape_arg(shape, "input")};
@@ -210,7 +210,7 @@ void bind_builder(py::module_& m) {
           [](MLGraphBuilder& b, py::handle value, py::handle shape, py::handle data_type) {
             if (py::isinstance<MLTensor>(value)) {
               if (!shape.is_none() || !data_type.is_none())
-                throw py::type_error("constant: a constant tensor takes no shape or data_type");
+                throw_type_error("constant: a constant tensor takes no shape or data_type");
               return b.constant(value.cast<const MLTensor&>());
             }
             if (py::isinstance<py::str>(value)) {
@@ -235,7 +235,7 @@ void bind_builder(py::module_& m) {
             for (auto [key, value] : outputs) {
               const std::string name = py::str(key);
               if (!py::isinstance<MLOperand>(value))
-                throw py::type_error("build: output \"" + name + "\" must be an MLOperand, got " + type_name(value));
+                throw_type_error("build: output \"" + name + "\" must be an MLOperand, got " + type_name(value));
               named[name] = value.cast<MLOperand>();
             }
             MLGraph graph;

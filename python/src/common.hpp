@@ -26,6 +26,13 @@ namespace py = pybind11;
 // "averagePool2d" -> "average_pool2d", "gatherND" -> "gather_nd", "isNaN" -> "is_nan".
 std::string snake_case(std::string_view camel);
 
+// ---- Errors (errors.cpp) ----
+
+// The spec's TypeError (webnn.TypeError, a TypeError and a ValueError) for an argument the spec's
+// WebIDL conversion or algorithm rejects. Python's own calling errors (a missing or unknown
+// argument) stay Python's TypeError.
+[[noreturn]] inline void throw_type_error(const std::string& message) { throw_error(ErrorKind::kTypeError, message); }
+
 // ---- numpy (arrays.cpp) ----
 
 py::dtype to_dtype(DataType type);

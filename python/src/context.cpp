@@ -18,8 +18,8 @@ constexpr const char* kPowerPreferences[] = {"default", "high-performance", "low
 PowerPreference power_preference_arg(const std::string& value) {
   for (size_t i = 0; i < std::size(kPowerPreferences); ++i)
     if (value == kPowerPreferences[i]) return static_cast<PowerPreference>(i);
-  throw py::type_error("create_context: power_preference \"" + value +
-                       "\" is not one of \"default\", \"high-performance\", \"low-power\"");
+  throw_type_error("create_context: power_preference \"" + value +
+                   "\" is not one of \"default\", \"high-performance\", \"low-power\"");
 }
 
 py::dict descriptor_dict(const OperandDescriptor& desc) {
@@ -43,8 +43,8 @@ py::list names(const std::vector<NamedOperand>& named) {
 
 MLTensor tensor_arg(py::handle value, const std::string& what) {
   if (!py::isinstance<MLTensor>(value))
-    throw py::type_error(what + " must be an MLTensor, got " +
-                         std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+    throw_type_error(what + " must be an MLTensor, got " +
+                     std::string(py::str(py::type::handle_of(value).attr("__name__"))));
   return value.cast<MLTensor>();
 }
 
@@ -174,20 +174,19 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
   // pywebnn's pre-allocated outputs: the results are copied into the caller's arrays.
   for (auto [key, value] : py::cast<py::dict>(outputs)) {
     const std::string name = py::str(key);
-    if (!out.contains(name)) throw py::type_error("compute: \"" + name + "\" is not an output of the graph");
-    if (!py::isinstance<py::array>(value))
-      throw py::type_error("compute: outputs[\"" + name + "\"] must be an ndarray");
+    if (!out.contains(name)) throw_type_error("compute: " + quote(name) + " is not an output of the graph");
+    if (!py::isinstance<py::array>(value)) throw_type_error("compute: outputs[" + quote(name) + "] must be an ndarray");
     auto dst = py::reinterpret_borrow<py::array>(value);
     auto src = py::cast<py::array>(out[py::str(name)]);
     if (!dst.dtype().is(src.dtype()) && !dst.dtype().equal(src.dtype()))
-      throw py::type_error("compute: outputs[\"" + name + "\"] is numpy " + std::string(py::str(dst.dtype())) +
-                           ", the output is " + std::string(py::str(src.dtype())));
+      throw_type_error("compute: outputs[" + quote(name) + "] is numpy " + std::string(py::str(dst.dtype())) +
+                       ", the output is " + std::string(py::str(src.dtype())));
     Shape dst_shape;
     for (py::ssize_t i = 0; i < dst.ndim(); ++i) dst_shape.push_back(static_cast<uint32_t>(dst.shape(i)));
     const Shape& src_shape = results_shape.at(name);
     if (dst.ndim() != static_cast<py::ssize_t>(src_shape.size()) || dst_shape != src_shape)
-      throw py::type_error("compute: outputs[" + quote(name) + "] has shape " + shape_to_string(dst_shape) +
-                           ", the output is " + shape_to_string(src_shape));
+      throw_type_error("compute: outputs[" + quote(name) + "] has shape " + shape_to_string(dst_shape) +
+                       ", the output is " + shape_to_string(src_shape));
     py::module_::import("numpy").attr("copyto")(dst, src);
     out[py::str(name)] = dst;
   }
@@ -426,14 +425,14 @@ void bind_context(py::module_& m) {
               }
               return owning_array(tensor.data_type(), tensor.shape(), std::move(bytes));
             }
-            if (!py::isinstance<py::array>(out)) throw py::type_error("read_tensor: out must be an ndarray");
+            if (!py::isinstance<py::array>(out)) throw_type_error("read_tensor: out must be an ndarray");
             auto dst = py::reinterpret_borrow<py::array>(out);
             if (!(dst.flags() & py::array::c_style) || !dst.writeable())
-              throw py::type_error("read_tensor: out must be a writable C-contiguous ndarray");
+              throw_type_error("read_tensor: out must be a writable C-contiguous ndarray");
             auto type = from_dtype(dst.dtype());
             if (!type || *type != tensor.data_type())
-              throw py::type_error("read_tensor: out is numpy " + std::string(py::str(dst.dtype())) +
-                                   ", the tensor is " + std::string(to_string(tensor.data_type())));
+              throw_type_error("read_tensor: out is numpy " + std::string(py::str(dst.dtype())) + ", the tensor is " +
+                               std::string(to_string(tensor.data_type())));
             auto future =
                 c.read_tensor(tensor, {static_cast<std::byte*>(dst.mutable_data()), static_cast<size_t>(dst.nbytes())});
             {

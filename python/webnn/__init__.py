@@ -13,9 +13,10 @@ Names are the spec's in snake_case; operands and options are numpy-friendly::
     graph = builder.build({"y": y})
     print(context.compute(graph, {"x": np.arange(6, dtype=np.float32).reshape(2, 3)})["y"])
 
-Errors: the spec's TypeError is Python's TypeError; DataError (a ValueError), OperationError,
-NotSupportedError, InvalidStateError, AbortError and UnknownError (RuntimeErrors) are classes of
-this module. See docs/python.md for the whole API.
+Errors: the spec's TypeError is webnn.TypeError, a subclass of both Python's TypeError and
+ValueError; DataError (a ValueError), OperationError, NotSupportedError, InvalidStateError,
+AbortError and UnknownError (RuntimeErrors) are classes of this module. See docs/python.md for
+the whole API, and for pywebnn's spellings that are accepted too.
 """
 
 from ._webnn import (
@@ -30,15 +31,21 @@ from ._webnn import (
     MLTensor,
     NotSupportedError,
     OperationError,
+    TypeError,
     UnknownError,
     __version__,
     load,
 )
-from . import _ops
+from . import _compat, _ops
 from ._async import AsyncMLContext
 
 OPERATORS = tuple(_ops.install(MLGraphBuilder))
 """The builder's operator methods, one per operator of the spec, in the op table's order."""
+
+PYWEBNN_HELPERS = tuple(_compat.install(MLGraphBuilder, MLContext))
+"""pywebnn's convenience methods of MLGraphBuilder (squeeze, unsqueeze, global_average_pool,
+global_max_pool, operand_shape, operand_data_type): compositions of spec operations or the
+operand's own attributes, not operators."""
 
 DATA_TYPES = ("float32", "float16", "int32", "uint32", "int64", "uint64", "int8", "uint8")
 """The spec's MLOperandDataType names (numpy dtypes of the same names)."""
@@ -62,5 +69,6 @@ __all__ = [
     "AbortError",
     "UnknownError",
     "OPERATORS",
+    "PYWEBNN_HELPERS",
     "DATA_TYPES",
 ]

@@ -1,6 +1,7 @@
 """Type stubs of the webnn package (webnn-cpp). The operator methods of MLGraphBuilder are
 generated from the op table by scripts/gen_python_stub.py; a test checks they are current."""
 
+import builtins
 from collections.abc import Awaitable, Mapping, Sequence
 from os import PathLike
 from typing import Any, Literal
@@ -16,7 +17,12 @@ PowerPreference = Literal["default", "high-performance", "low-power"]
 DataTypeLike = DataType | np.dtype[Any] | type[np.generic]
 
 OPERATORS: tuple[str, ...]
+PYWEBNN_HELPERS: tuple[str, ...]
 DATA_TYPES: tuple[str, ...]
+
+class TypeError(builtins.TypeError, ValueError):
+    """The spec's TypeError: an argument or operand the spec rejects. A subclass of both
+    TypeError and ValueError."""
 
 class DataError(ValueError):
     """The spec's DataError: data that does not fit (a graph or weights file, a buffer)."""
@@ -82,6 +88,8 @@ class MLContext:
         readable: bool = False,
         writable: bool = False,
     ) -> MLTensor: ...
+    def create_host_tensor(self, shape: Sequence[int], data_type: DataTypeLike = "float32") -> MLTensor:
+        """pywebnn's name: create_tensor(shape, data_type, readable=True, writable=True)."""
     def create_constant_tensor(
         self,
         value: npt.ArrayLike,
@@ -1081,3 +1089,19 @@ class MLGraphBuilder:
         label: str = '',
     ) -> MLOperand:
         """pywebnn's name of where()."""
+    def squeeze(self, input: MLOperand, axes: Sequence[int] | None = None, *, label: str = "") -> MLOperand:
+        """pywebnn's squeeze(): reshape() without the size-1 dimensions (all, or those of axes)."""
+    def unsqueeze(self, input: MLOperand, axes: Sequence[int], *, label: str = "") -> MLOperand:
+        """pywebnn's unsqueeze(): reshape() with a size-1 dimension at each of axes."""
+    def global_average_pool(
+        self, input: MLOperand, layout: Literal["nchw", "nhwc"] = "nchw", *, label: str = ""
+    ) -> MLOperand:
+        """pywebnn's global_average_pool(): average_pool2d() over the whole spatial extent."""
+    def global_max_pool(
+        self, input: MLOperand, layout: Literal["nchw", "nhwc"] = "nchw", *, label: str = ""
+    ) -> MLOperand:
+        """pywebnn's global_max_pool(): max_pool2d() over the whole spatial extent."""
+    def operand_shape(self, operand: MLOperand) -> list[int]:
+        """pywebnn's name of operand.shape."""
+    def operand_data_type(self, operand: MLOperand) -> DataType:
+        """pywebnn's name of operand.data_type."""

@@ -11,7 +11,7 @@ written out here: adding an op to the C++ op table adds its method.
 import inspect
 import math
 
-from . import _webnn
+from . import _compat, _webnn
 
 _POSITIONAL = inspect.Parameter.POSITIONAL_OR_KEYWORD
 _KEYWORD = inspect.Parameter.KEYWORD_ONLY
@@ -41,6 +41,8 @@ def _docstring(entry, signature):
         lines.append("Options (keyword-only): label.")
     if entry["returns_sequence"]:
         lines.append("Returns a list of MLOperand.")
+    if entry["method"] in _compat.ALIAS_NOTES:
+        lines.append(_compat.ALIAS_NOTES[entry["method"]])
     return "\n".join(lines)
 
 
@@ -48,8 +50,11 @@ def _make_method(entry):
     signature = _signature(entry)
     kind = entry["kind"]
     operand_names = [name for name, _ in entry["operands"]]
+    adapt = _compat.ADAPTERS.get(entry["method"])
 
     def method(self, *args, **kwargs):
+        if adapt:  # pywebnn's spelling of the spec's arguments, mapped onto them
+            args, kwargs = adapt(args, kwargs)
         try:
             arguments = signature.bind(self, *args, **kwargs).arguments
         except TypeError as e:
