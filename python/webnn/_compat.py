@@ -11,6 +11,16 @@ from . import _webnn
 # ---- spellings of the spec's arguments: (args, kwargs) -> (args, kwargs) ----
 
 
+def _sequence(method, name, value):
+    """value as a list, for an argument the spec types as a sequence (a string is not one)."""
+    if not isinstance(value, (str, bytes)):
+        try:
+            return list(value)
+        except TypeError:
+            pass
+    raise _webnn.TypeError(f"{method}: {name} must be a sequence of integers, got {type(value).__name__}")
+
+
 def _pads(method):
     """pywebnn's `pads=` is the spec's `padding=`, passed through unchanged (pywebnn hands it to
     the spec's padding as it is, whatever its docstring says of the order)."""
@@ -58,12 +68,7 @@ def _pad_padding(args, kwargs):
     operand = args[0] if args else kwargs.get("input")
     if not isinstance(operand, _webnn.MLOperand):
         return args, kwargs  # the spec's binding reports the missing or wrong input
-    if isinstance(padding, (str, bytes)):
-        raise _webnn.TypeError(f"pad: padding must be a sequence of integers, got {type(padding).__name__}")
-    try:
-        padding = list(padding)
-    except TypeError:
-        raise _webnn.TypeError(f"pad: padding must be a sequence of integers, got {type(padding).__name__}") from None
+    padding = _sequence("pad", "padding", padding)
     rank = len(operand.shape)
     if len(padding) != 2 * rank:
         raise _webnn.TypeError(
@@ -104,12 +109,7 @@ ALIAS_NOTES = {
 def _axes(method, axes, rank):
     """axes as a list of distinct integers in [0, rank); rank may be a function of the axis count
     (unsqueeze's output rank)."""
-    if isinstance(axes, (str, bytes)):
-        raise _webnn.TypeError(f"{method}: axes must be a sequence of integers, got {type(axes).__name__}")
-    try:
-        axes = list(axes)
-    except TypeError:
-        raise _webnn.TypeError(f"{method}: axes must be a sequence of integers, got {type(axes).__name__}") from None
+    axes = _sequence(method, "axes", axes)
     if callable(rank):
         rank = rank(len(axes))
     for axis in axes:
