@@ -111,6 +111,17 @@ class CallbackRead final : public detail::PendingRead {
 
 void destroy_header(Header& h) { h.magic = 0; }
 
+// A struct_size of a struct that begins with it (see "Options structs and ABI evolution").
+void check_struct_size(size_t size, size_t library_size, const char* argument) {
+  if (size < sizeof(size_t))
+    fail(ErrorKind::kTypeError, argument,
+         std::to_string(size) + " is too small; call the struct's init function first");
+  if (size > library_size)
+    fail(ErrorKind::kNotSupportedError, argument,
+         std::to_string(size) + " exceeds this library's " + std::to_string(library_size) +
+             " bytes (a header newer than the library)");
+}
+
 }  // namespace
 
 const char* kind_name(Kind kind) {
@@ -321,10 +332,7 @@ WebnnStatus webnn_context_create(const WebnnContextOptions* options, WebnnContex
     WebnnContextOptions o;
     webnn_context_options_init(&o);
     if (options) {
-      if (options->struct_size < sizeof(size_t) || options->struct_size > sizeof(o))
-        fail(ErrorKind::kTypeError, "options->struct_size",
-             std::to_string(options->struct_size) + " is not a WebnnContextOptions size (" + std::to_string(sizeof(o)) +
-                 "); call webnn_context_options_init first");
+      capi::check_struct_size(options->struct_size, sizeof(o), "options->struct_size");
       std::memcpy(static_cast<void*>(&o), options, options->struct_size);
     }
     MLContextOptions cpp;
@@ -390,9 +398,7 @@ WebnnStatus webnn_context_op_support_limits(WebnnContext* context, WebnnOpSuppor
   return guard("webnn_context_op_support_limits", [&] {
     WebnnContext& c = handle_arg(context, "webnn_context_op_support_limits", "context");
     capi::require(out != nullptr, "", "out", "is NULL");
-    if (out->struct_size < sizeof(size_t) || out->struct_size > sizeof(WebnnOpSupportLimits))
-      fail(ErrorKind::kTypeError, "out->struct_size",
-           std::to_string(out->struct_size) + " is not a WebnnOpSupportLimits size; set it to sizeof(*out)");
+    capi::check_struct_size(out->struct_size, sizeof(WebnnOpSupportLimits), "out->struct_size");
     const MLOpSupportLimits l = c.context.op_support_limits();
     WebnnOpSupportLimits r{};
     r.struct_size = out->struct_size;

@@ -45,6 +45,9 @@ TEST(CapiApi, ContextDefaultsAndOptions) {
   EXPECT_EQ(o.struct_size, sizeof(o));
   EXPECT_EQ(o.power_preference, WEBNN_POWER_PREFERENCE_DEFAULT);
   EXPECT_TRUE(o.accelerated);
+  o.struct_size = sizeof(o) + 16;
+  expect_failure(webnn_context_create(&o, &c), WEBNN_STATUS_NOT_SUPPORTED_ERROR, {"options->struct_size"});
+  o.struct_size = sizeof(o);
   o.backend = "no-such-backend";
   expect_failure(webnn_context_create(&o, &c), WEBNN_STATUS_NOT_SUPPORTED_ERROR, {"webnn_context_create"});
   EXPECT_EQ(c, nullptr);
