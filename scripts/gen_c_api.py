@@ -160,7 +160,7 @@ def render_header(desc, ops):
         out.append(f"}} Webnn{e};\n\n")
 
     out.append("/* Options dictionaries: spec MLXxxOptions -> WebnnXxxOptions. Initialise each with its\n"
-               " * webnn_xxx_options_init() (spec defaults, struct_size = sizeof); see \"Options\" above. */\n")
+               " * webnn_xxx_options_init() (spec defaults, struct_size = sizeof); see \"Options structs and ABI evolution\" at the top. */\n")
     seen = set()
     for op in ops:
         s = op.options_struct

@@ -393,7 +393,7 @@ typedef enum WebnnLstmWeightLayout {
 } WebnnLstmWeightLayout;
 
 /* Options dictionaries: spec MLXxxOptions -> WebnnXxxOptions. Initialise each with its
- * webnn_xxx_options_init() (spec defaults, struct_size = sizeof); see "Options" above. */
+ * webnn_xxx_options_init() (spec defaults, struct_size = sizeof); see "Options structs and ABI evolution" at the top. */
 /* spec MLOperatorOptions: add, sub, mul, div, max, min, pow, abs, ceil, cos, erf, exp, floor, identity, log, neg, reciprocal, roundEven, sin, sign, sqrt, tan, relu, sigmoid, tanh, gelu, hardSwish, prelu, softplus, softsign, cast, equal, notEqual, greater, greaterOrEqual, lesser, lesserOrEqual, logicalNot, logicalAnd, logicalOr, logicalXor, isNaN, isInfinite, where, matmul, softmax, reshape, concat, expand, tile, gatherND, scatterND, quantizeLinear, dequantizeLinear */
 typedef struct WebnnOperatorOptions {
   size_t struct_size; /* sizeof(the struct the caller was built with) */
