@@ -33,19 +33,22 @@ model="$shared/models/mobilenetv2"
 if [ -d "$model" ]; then
   /usr/bin/python3 -c "import numpy as np, sys; np.load(sys.argv[1]).astype('<f4').tofile(sys.argv[2])" \
     "$model/input.npy" "$work/input.raw"
-  mkdir -p "$work/c" "$work/cpp"
-  "$work/cmake/run_graph" "$model/mobilenetv2.webnn" "$work/input.raw" "$work/c" reference
-  "$work/prefix/bin/webnn" run "$model/mobilenetv2.webnn" --input input="$model/input.npy" \
-    --output-dir "$work/cpp" --backend reference >/dev/null
-  /usr/bin/python3 - "$work/c/embedding.raw" "$work/cpp/embedding.npy" <<'PY'
+  for backend in reference default; do
+    mkdir -p "$work/c-$backend" "$work/cpp-$backend"
+    if [ "$backend" = default ]; then c_backend=() cli_backend=(); else c_backend=("$backend") cli_backend=(--backend "$backend"); fi
+    "$work/cmake/run_graph" "$model/mobilenetv2.webnn" "$work/input.raw" "$work/c-$backend" "${c_backend[@]}"
+    "$work/prefix/bin/webnn" run "$model/mobilenetv2.webnn" --input input="$model/input.npy" \
+      --output-dir "$work/cpp-$backend" "${cli_backend[@]}" >/dev/null
+    /usr/bin/python3 - "$work/c-$backend/embedding.raw" "$work/cpp-$backend/embedding.npy" "$backend" <<'PY'
 import sys
 import numpy as np
 c = np.fromfile(sys.argv[1], dtype="<f4")
 cpp = np.load(sys.argv[2]).astype("<f4").reshape(-1)
 if c.shape != cpp.shape or c.tobytes() != cpp.tobytes():
-    sys.exit(f"the C example's embedding differs from the C++ API's ({c.shape} vs {cpp.shape})")
-print(f"MobileNetV2 through the C ABI: {c.size} values, bit-identical to the C++ API")
+    sys.exit(f"{sys.argv[3]}: the C example's embedding differs from the C++ API's ({c.shape} vs {cpp.shape})")
+print(f"MobileNetV2 through the C ABI ({sys.argv[3]} backend): {c.size} values, bit-identical to the C++ API")
 PY
+  done
 else
   echo "MobileNetV2: $model is absent; only the hand-built graph ran"
 fi
