@@ -67,7 +67,7 @@ struct Calls {
 };
 
 struct PerRead {
-  Calls* calls;
+  Calls* calls = nullptr;
   std::atomic<int> n{0};
   static void callback(WebnnStatus s, const char* msg, void* self) {
     auto* r = static_cast<PerRead*>(self);
@@ -116,7 +116,8 @@ TEST(CapiLifetime, TensorDestroyRejectsItsPendingReads) {
   WEBNN_OK(webnn_context_dispatch(c, g, &in, 1, &out, 1));
   gate.wait_entered();
   Calls calls;
-  PerRead rx{&calls}, ry{&calls};
+  PerRead rx, ry;
+  rx.calls = ry.calls = &calls;
   float bx[4], by[4];
   WEBNN_OK(webnn_context_read_tensor_async(c, x, bx, sizeof(bx), &PerRead::callback, &rx));
   WEBNN_OK(webnn_context_read_tensor_async(c, y, by, sizeof(by), &PerRead::callback, &ry));
@@ -159,8 +160,8 @@ TEST(CapiLifetime, ReleaseLetsQueuedWorkComplete) {
 }
 
 struct Reentrant {
-  WebnnContext* context;
-  WebnnTensor* tensor;
+  WebnnContext* context = nullptr;
+  WebnnTensor* tensor = nullptr;
   WebnnStatus blocking_read = WEBNN_STATUS_SUCCESS;
   std::string message;
   std::promise<void> done;
@@ -180,7 +181,9 @@ TEST(CapiLifetime, CallsFromInsideACallback) {
   Tensor t(c, WEBNN_DATA_TYPE_FLOAT32, {2}, true, true);
   const float v[2] = {1, 2};
   WEBNN_OK(webnn_context_write_tensor(c, t, v, sizeof(v)));
-  Reentrant r{c, t};
+  Reentrant r;
+  r.context = c;
+  r.tensor = t;
   float out[2];
   WEBNN_OK(webnn_context_read_tensor_async(c, t, out, sizeof(out), &Reentrant::callback, &r));
   r.done.get_future().wait();
