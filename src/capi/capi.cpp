@@ -204,7 +204,7 @@ std::vector<uint32_t> dims_arg(const uint32_t* values, size_t count, const char*
 
 Number number_arg(const WebnnNumber& value, const char* fn, const char* argument) {
   (void)fn;
-  switch (value.kind) {
+  switch (raw_enum(value.kind)) {
     case WEBNN_NUMBER_DOUBLE:
       return Number(value.f64);
     case WEBNN_NUMBER_INT64:
@@ -213,7 +213,7 @@ Number number_arg(const WebnnNumber& value, const char* fn, const char* argument
       return Number::from_uint64(value.u64);
   }
   fail(ErrorKind::kTypeError, std::string(argument) + ".kind",
-       std::to_string(static_cast<int>(value.kind)) + " is not a WebnnNumberKind");
+       std::to_string(raw_enum(value.kind)) + " is not a WebnnNumberKind");
 }
 
 WebnnNumber to_c_number(const Number& value) {
@@ -228,8 +228,9 @@ WebnnNumber to_c_number(const Number& value) {
   return webnn_number_double(value.as_double());
 }
 
-DataType data_type_arg(int value, const char* fn, const char* argument) {
+DataType data_type_arg(const WebnnDataType& c_value, const char* fn, const char* argument) {
   (void)fn;
+  const int64_t value = raw_enum(c_value);
   if (value < 0 || value >= kDataTypeCount)
     fail(ErrorKind::kTypeError, argument, std::to_string(value) + " is not a WebnnDataType");
   return static_cast<DataType>(value);
@@ -336,7 +337,7 @@ WebnnStatus webnn_context_create(const WebnnContextOptions* options, WebnnContex
       std::memcpy(static_cast<void*>(&o), options, options->struct_size);
     }
     MLContextOptions cpp;
-    const int pp = o.power_preference;
+    const int64_t pp = capi::raw_enum(o.power_preference);
     if (pp < 0 || pp > 2) fail(ErrorKind::kTypeError, "options->power_preference", "is not a WebnnPowerPreference");
     cpp.power_preference = static_cast<PowerPreference>(pp);
     cpp.accelerated = o.accelerated;
@@ -614,7 +615,10 @@ WebnnStatus webnn_context_create_tensor(WebnnContext* context, const WebnnTensor
     WebnnContext& c = handle_arg(context, kFn, "context");
     capi::require(descriptor != nullptr, kFn, "descriptor", "is NULL");
     capi::require(out != nullptr, kFn, "out", "is NULL");
-    const WebnnOperandDescriptor od{descriptor->data_type, descriptor->shape, descriptor->rank};
+    WebnnOperandDescriptor od;
+    std::memcpy(static_cast<void*>(&od.data_type), &descriptor->data_type, sizeof od.data_type);
+    od.shape = descriptor->shape;
+    od.rank = descriptor->rank;
     const OperandDescriptor d = capi::descriptor_arg(&od, "descriptor");
     MLTensorDescriptor td{d.data_type, d.shape, descriptor->readable, descriptor->writable};
     auto t = std::make_unique<WebnnTensor>();

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "api/impl.hpp"
@@ -142,7 +143,17 @@ void operand_list_arg(Builder& b, WebnnOperand* const* operands, size_t count, c
 std::vector<uint32_t> dims_arg(const uint32_t* values, size_t count, const char* fn, const char* argument);
 Number number_arg(const WebnnNumber& value, const char* fn, const char* argument);
 WebnnNumber to_c_number(const Number& value);
-DataType data_type_arg(int value, const char* fn, const char* argument);
+// A C enum's value as the caller stored it. C allows any int in an enum object; in C++ loading a
+// value outside the enumerators' range is undefined, so the bytes are copied instead of loaded.
+template <class E>
+int64_t raw_enum(const E& value) {
+  std::underlying_type_t<E> v;
+  static_assert(sizeof(v) == sizeof(E));
+  std::memcpy(&v, &value, sizeof v);
+  return static_cast<int64_t>(v);
+}
+
+DataType data_type_arg(const WebnnDataType& value, const char* fn, const char* argument);
 SplitSpec splits_arg(const WebnnSplits& splits, const char* fn, const char* argument);
 
 template <class T, class C>
@@ -156,24 +167,32 @@ std::optional<std::vector<T>> optional_list_arg(const C* values, size_t count, c
 }
 
 template <SpecEnum E>
-E enum_arg(int value, const char* fn, const char* argument) {
-  (void)fn;
+E enum_value(int64_t value, const char* argument) {
   constexpr size_t n = std::size(EnumNames<E>::kNames);
-  if (value < 0 || static_cast<size_t>(value) >= n)
+  if (value < 0 || static_cast<uint64_t>(value) >= n)
     fail(ErrorKind::kTypeError, argument,
          std::to_string(value) + " is not one of its " + std::to_string(n) + " values");
   return static_cast<E>(value);
 }
 
-template <SpecEnum E, class C>
-std::optional<std::vector<E>> optional_enum_list_arg(const C* values, size_t count, const char* fn,
+template <SpecEnum E, class CEnum>
+E enum_arg(const CEnum& value, const char* fn, const char* argument) {
+  (void)fn;
+  return enum_value<E>(raw_enum(value), argument);
+}
+
+template <SpecEnum E, class CEnum>
+std::optional<std::vector<E>> optional_enum_list_arg(const CEnum* values, size_t count, const char* fn,
                                                      const char* argument) {
-  auto list = optional_list_arg<int>(values, count, fn, argument);
-  if (!list) return std::nullopt;
+  (void)fn;
+  if (!values) {
+    if (count != 0) fail(ErrorKind::kTypeError, argument, "is NULL but its count is " + std::to_string(count));
+    return std::nullopt;
+  }
   std::vector<E> out;
-  for (size_t i = 0; i < list->size(); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     const std::string item = std::string(argument) + "[" + std::to_string(i) + "]";
-    out.push_back(enum_arg<E>((*list)[i], fn, item.c_str()));
+    out.push_back(enum_value<E>(raw_enum(values[i]), item.c_str()));
   }
   return out;
 }

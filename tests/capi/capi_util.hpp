@@ -22,6 +22,14 @@ inline void expect_failure(WebnnStatus got, WebnnStatus want, std::initializer_l
     EXPECT_NE(message.find(f), std::string::npos) << "\"" << f << "\" not in: " << message;
 }
 
+// Stores an out-of-range value in a C enum field, as a C caller can (in C++ a static_cast to such
+// a value would itself be undefined).
+template <class E>
+void set_raw(E& field, int value) {
+  static_assert(sizeof(E) == sizeof(int));
+  std::memcpy(static_cast<void*>(&field), &value, sizeof value);
+}
+
 struct Context {
   WebnnContext* c = nullptr;
   explicit Context(const char* backend = "reference") {

@@ -373,7 +373,7 @@ TEST(CapiApi, OlderSmallerOptionsStructGetsDefaultsForTheRest) {
   const uint32_t window[2] = {2, 2};
   o.window_dimensions = window;
   o.window_dimensions_count = 2;
-  o.layout = static_cast<WebnnInputLayout>(77);  // past struct_size: must be ignored
+  set_raw(o.layout, 77);  // past struct_size: must be ignored
   o.struct_size = offsetof(WebnnPool2dOptions, window_dimensions_count) + sizeof(size_t);
   WEBNN_OK(webnn_graph_builder_max_pool2d(b, x, &o, &y));
   EXPECT_EQ(shape_of(y), (std::vector<uint32_t>{1, 1, 3, 3}));

@@ -135,7 +135,8 @@ TEST(CapiBadInput, CountsAndByteLengthsThatDisagree) {
   WebnnOperandDescriptor bad{WEBNN_DATA_TYPE_FLOAT32, nullptr, 2};
   expect_failure(webnn_graph_builder_constant(b, &bad, v, 24, &k), WEBNN_STATUS_TYPE_ERROR,
                  {"webnn_graph_builder_constant", "descriptor->shape", "NULL"});
-  WebnnOperandDescriptor bad_type{static_cast<WebnnDataType>(42), d.shape.data(), 2};
+  WebnnOperandDescriptor bad_type{WEBNN_DATA_TYPE_FLOAT32, d.shape.data(), 2};
+  set_raw(bad_type.data_type, 42);
   expect_failure(webnn_graph_builder_constant(b, &bad_type, v, 24, &k), WEBNN_STATUS_TYPE_ERROR,
                  {"webnn_graph_builder_constant", "descriptor->data_type", "42"});
   Graph g;
@@ -160,11 +161,11 @@ TEST(CapiBadInput, CountsAndByteLengthsThatDisagree) {
   WEBNN_OK(webnn_graph_builder_input(b, "x4", &d4, &x4));
   WebnnPool2dOptions po;
   webnn_pool2d_options_init(&po);
-  po.layout = static_cast<WebnnInputLayout>(9);
+  set_raw(po.layout, 9);
   expect_failure(webnn_graph_builder_average_pool2d(b, x4, &po, &y4), WEBNN_STATUS_TYPE_ERROR,
                  {"webnn_graph_builder_average_pool2d", "options->layout", "9"});
   WebnnNumber n = webnn_number_double(0);
-  n.kind = static_cast<WebnnNumberKind>(5);
+  set_raw(n.kind, 5);
   expect_failure(webnn_graph_builder_constant_scalar(b, WEBNN_DATA_TYPE_FLOAT32, n, &k), WEBNN_STATUS_TYPE_ERROR,
                  {"webnn_graph_builder_constant_scalar", "value.kind"});
 }
