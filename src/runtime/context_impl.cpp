@@ -72,21 +72,27 @@ uint64_t byte_length_of(const TensorImpl& tensor) { return tensor.operand_desc()
 // ---- PendingRead ----
 
 void PendingRead::fulfil(std::span<const std::byte> bytes) {
-  std::lock_guard lock(mutex_);
-  if (settled_) return;
-  settled_ = true;
-  try {
-    deliver(bytes);
-  } catch (...) {  // the copy could not be allocated
-    fail(std::make_exception_ptr(Error(ErrorKind::kUnknownError, "readTensor: could not copy the tensor's bytes")));
+  {
+    std::lock_guard lock(mutex_);
+    if (settled_) return;
+    settled_ = true;
+    try {
+      deliver(bytes);
+    } catch (...) {  // the copy could not be allocated
+      fail(std::make_exception_ptr(Error(ErrorKind::kUnknownError, "readTensor: could not copy the tensor's bytes")));
+    }
   }
+  notify();
 }
 
 void PendingRead::reject(ErrorKind kind, const std::string& message) {
-  std::lock_guard lock(mutex_);
-  if (settled_) return;
-  settled_ = true;
-  fail(std::make_exception_ptr(Error(kind, message)));
+  {
+    std::lock_guard lock(mutex_);
+    if (settled_) return;
+    settled_ = true;
+    fail(std::make_exception_ptr(Error(kind, message)));
+  }
+  notify();
 }
 
 // ---- ContextImpl ----
@@ -343,6 +349,18 @@ std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std
   auto future = read->future();
   queue_read_locked(t, std::move(read));
   return future;
+}
+
+void ContextImpl::read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read) {
+  std::lock_guard lock(mutex);
+  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  if (auto e = check_read_locked(t.get())) throw *e;
+  const uint64_t n = byte_length_of(*t);
+  type_error_if(out_size != n, "readTensor: the output buffer holds " + std::to_string(out_size) + " bytes but " +
+                                   t->operand_desc().to_string() + " needs " + std::to_string(n));
+  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
+  type_error_if(read->tensor() != t.get(), "readTensor: the pending read was made for another tensor");
+  queue_read_locked(t, std::move(read));
 }
 
 void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read) {

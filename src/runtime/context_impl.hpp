@@ -46,6 +46,9 @@ class PendingRead {
  protected:
   virtual void deliver(std::span<const std::byte> bytes) = 0;  // called once, under mutex_
   virtual void fail(std::exception_ptr error) = 0;             // called once, under mutex_
+  // Called once after deliver() or fail(), outside mutex_, so that a completion callback (the C
+  // ABI's) may destroy the tensor or the context that settled it.
+  virtual void notify() {}
 
  private:
   const TensorImpl* tensor_;
@@ -66,6 +69,9 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   // spec: #api-mlcontext-readtensor and #api-mlcontext-readtensor-byob
   std::future<std::vector<std::byte>> read_tensor(const MLTensor& tensor);
   std::future<void> read_tensor(const MLTensor& tensor, std::span<std::byte> out);
+  // The BYOB form with a completion made by the caller (the C ABI's callback reads): throws what
+  // readTensor would reject with before anything is queued; otherwise `read` is settled once.
+  void read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read);
   // spec: #api-mlcontext-writetensor
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
   // spec: #api-mlcontext-opsupportlimits
