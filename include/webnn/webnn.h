@@ -213,7 +213,7 @@ typedef struct WebnnContextOptions {
   WebnnPowerPreference power_preference; /* default WEBNN_POWER_PREFERENCE_DEFAULT */
   bool accelerated;                      /* default true */
   const char* backend;                   /* NULL or "": the best available; "reference", "onednn" */
-  int32_t num_threads;                   /* 0: the backend's default */
+  int32_t num_threads;                   /* 0: the backend's default; at most 256 (TypeError) */
   WebnnContextLostCallback lost_callback; /* NULL: none */
   void* lost_userdata;
 } WebnnContextOptions;

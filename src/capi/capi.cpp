@@ -342,7 +342,6 @@ WebnnStatus webnn_context_create(const WebnnContextOptions* options, WebnnContex
     cpp.power_preference = static_cast<PowerPreference>(pp);
     cpp.accelerated = o.accelerated;
     cpp.backend = o.backend ? o.backend : "";
-    if (o.num_threads < 0) fail(ErrorKind::kTypeError, "options->num_threads", "is negative");
     cpp.num_threads = o.num_threads;
     auto c = std::make_unique<WebnnContext>();
     c->context = ML::create_context(cpp);

@@ -219,4 +219,17 @@ TEST(CapiBadInput, DestroyedObjects) {
   EXPECT_TRUE(lost);
 }
 
+TEST(CapiBadInput, ThreadCountsOutOfRange) {
+  // The one check of context options (createContext) answers the C ABI too: no thread pool sees
+  // an absurd count (libgomp would abort the process).
+  for (int32_t threads : {-1, 257, 100000}) {
+    WebnnContextOptions options;
+    webnn_context_options_init(&options);
+    options.num_threads = threads;
+    WebnnContext* c = reinterpret_cast<WebnnContext*>(0x1);
+    expect_failure(webnn_context_create(&options, &c), WEBNN_STATUS_TYPE_ERROR, {"num_threads must be in [0, 256]"});
+    EXPECT_EQ(c, nullptr);
+  }
+}
+
 }  // namespace
