@@ -1,7 +1,6 @@
 // Reading whole files without blocking, writing sets of files atomically (temporary files renamed
 // into place together), and the one mapping from output names to file names.
 #include <fcntl.h>
-#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -93,27 +92,37 @@ void unregister_temporary(int slot) {
   if (slot >= 0) g_pending[slot].state.store(kFree);
 }
 
-extern "C" void remove_temporaries_and_reraise(int sig) {
+// Renames in progress, and a termination signal that arrived during one. The signal may be
+// delivered to any thread of the process, so blocking it in the renaming thread is not enough: the
+// handler defers to the rename loop instead, which ends the process once its set is complete (or
+// rolled back).
+std::atomic<int> g_renaming{0};
+std::atomic<int> g_deferred_signal{0};
+
+void end_by_signal(int sig) {
   remove_pending_temporaries();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
 
-// SIGINT and SIGTERM held back while a set of files is renamed into place, so an interrupt
-// cannot leave half of the set renamed; a pending signal is delivered when the mask is restored.
-class BlockTerminationSignals {
- public:
-  BlockTerminationSignals() {
-    sigset_t set;
-    sigemptyset(&set);
-    sigaddset(&set, SIGINT);
-    sigaddset(&set, SIGTERM);
-    ::pthread_sigmask(SIG_BLOCK, &set, &saved_);
+extern "C" void remove_temporaries_and_reraise(int sig) {
+  if (g_renaming.load() > 0) {
+    g_deferred_signal.store(sig);
+    return;
   }
-  ~BlockTerminationSignals() { ::pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+  end_by_signal(sig);
+}
 
- private:
-  sigset_t saved_;
+// Marks a rename loop; at its end, a signal deferred meanwhile ends the process as it would have.
+class RenameSection {
+ public:
+  RenameSection() { g_renaming.fetch_add(1); }
+  ~RenameSection() {
+    if (g_renaming.fetch_sub(1) == 1)
+      if (int sig = g_deferred_signal.exchange(0)) end_by_signal(sig);
+  }
+  RenameSection(const RenameSection&) = delete;
+  RenameSection& operator=(const RenameSection&) = delete;
 };
 
 }  // namespace
@@ -176,6 +185,9 @@ void AtomicWriter::commit() {
     }
     f.fd = -1;
   }
+  // From the first link to the last rename, a termination signal waits (RenameSection), so the
+  // set ends up complete or as it was, and no backup link is left behind.
+  RenameSection section;
   // A file that already exists is kept as a hard link until every rename has succeeded, so a
   // rename that fails half-way through the set puts the earlier files back as they were.
   for (File& f : files_) {
@@ -185,7 +197,6 @@ void AtomicWriter::commit() {
     f.backup = f.temp + ".old";
     if (::link(f.path.c_str(), f.backup.c_str()) != 0) f.backup.clear();
   }
-  BlockTerminationSignals hold;
   size_t renamed = 0;
   for (; renamed < files_.size(); ++renamed) {
     File& f = files_[renamed];
