@@ -227,7 +227,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
 
   auto* info = app.add_subcommand("info", "inputs, outputs, op counts, constant bytes");
-  info->add_option("GRAPH", graph_path, "graph file (.json or .webnn)")->required();
+  info->add_option("GRAPH", graph_path, "graph file (.json, .webnn or .onnx)")->required();
   add_common(info);
 
   auto* validate = app.add_subcommand("validate", "validate a graph file against the spec");
@@ -248,9 +248,9 @@ int main(int argc, char** argv) {
 
   auto* convert = app.add_subcommand("convert", "convert between graph formats");
   convert->add_option("GRAPH", graph_path)->required();
-  convert->add_option("--to", to, "json, webnn or onnx (an ONNX opset 17 model)")
+  convert->add_option("--to", to, "json, webnn, onnx (an ONNX opset 17 model) or dot (Graphviz)")
       ->required()
-      ->check(CLI::IsMember({"json", "webnn", "onnx"}));
+      ->check(CLI::IsMember({"json", "webnn", "onnx", "dot"}));
   convert->add_option("OUT", out_path, "output file")->required();
 
   auto* backends = app.add_subcommand("backends", "list the backends built in, best first");
