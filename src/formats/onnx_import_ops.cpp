@@ -447,7 +447,18 @@ void lower_mish(const NodeCtx& c) {
   OperandId x = c.operand(0);
   c.set_out(0, c.add(OpKind::kMul, {x, c.add(OpKind::kTanh, {c.add(OpKind::kSoftplus, {x})})}));
 }
-void lower_prelu(const NodeCtx& c) { c.set_out(0, c.add(OpKind::kPrelu, {c.operand(0), c.operand(1)})); }
+void lower_prelu(const NodeCtx& c) {
+  OperandId slope = c.operand(1);
+  const Shape& xs = c.desc(0).shape;
+  const Shape& ss = c.desc_of(slope).shape;
+  // Before opset 7 a 1-D slope runs along the channel axis (1), not the last one.
+  if (c.opset < 7 && ss.size() == 1 && xs.size() > 2 && ss[0] == xs[1] && ss[0] != 1) {
+    Shape s(xs.size() - 1, 1);
+    s[0] = ss[0];
+    slope = c.reshape(slope, s);
+  }
+  c.set_out(0, c.add(OpKind::kPrelu, {c.operand(0), slope}));
+}
 
 // Hyperbolic functions from exp, log and sqrt.
 void lower_sinh_cosh(const NodeCtx& c, bool is_cosh) {
@@ -1655,6 +1666,62 @@ void lower_einsum(const NodeCtx& c) {
   c.set_out(0, c.transpose(y, po));
 }
 
+// ---- Losses (inference: the loss value of given scores) ----
+
+// NegativeLogLikelihoodLoss of log-probabilities x [N, C, d...] at targets t [N, d...]: gathered
+// along the class axis, weighted, the ignored targets zeroed, reduced as `reduction` says.
+OperandId nll(const NodeCtx& c, OperandId x, OperandId t, std::optional<OperandId> weight,
+              const std::string& reduction) {
+  const Shape xs = c.desc_of(x).shape;
+  const Shape ts = c.desc_of(t).shape;
+  DataType ft = c.desc_of(x).data_type, it = c.desc_of(t).data_type;
+  if (xs.size() < 2 || ts.size() + 1 != xs.size()) c.invalid("the target must have the input's rank minus 1");
+  std::optional<OperandId> mask;
+  OperandId safe = t;
+  if (c.has_attr("ignore_index")) {
+    mask = c.add(OpKind::kNotEqual, {t, c.scalar(it, double(c.attr_i("ignore_index", 0)))});
+    // An ignored target may be out of range: it is read as class 0, then zeroed.
+    safe = c.add(OpKind::kWhere, {*mask, t, c.scalar(it, 0)});
+  }
+  Shape idx_shape = ts;
+  idx_shape.insert(idx_shape.begin() + 1, 1);
+  OperandId picked = c.add(OpKind::kGatherElements, {x, c.reshape(safe, idx_shape)}, GatherAttrs{1});
+  OperandId loss = c.add(OpKind::kNeg, {c.reshape(picked, ts)});
+  std::optional<OperandId> w;
+  if (weight) w = c.add(OpKind::kGather, {*weight, safe}, GatherAttrs{0});
+  if (mask) {
+    OperandId m = c.cast(*mask, ft);
+    w = w ? c.add(OpKind::kMul, {*w, m}) : m;
+  }
+  if (w) loss = c.add(OpKind::kMul, {loss, *w});
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return c.add(OpKind::kReduceSum, {loss}, ReduceAttrs{});
+  if (reduction != "mean") c.invalid("unknown reduction \"" + reduction + "\"");
+  if (!w) return c.add(OpKind::kReduceMean, {loss}, ReduceAttrs{});
+  return c.add(OpKind::kDiv,
+               {c.add(OpKind::kReduceSum, {loss}, ReduceAttrs{}), c.add(OpKind::kReduceSum, {*w}, ReduceAttrs{})});
+}
+
+void lower_nll_loss(const NodeCtx& c) {
+  std::optional<OperandId> weight;
+  if (c.has_input(2)) weight = c.operand(2);
+  c.set_out(0, nll(c, c.operand(0), c.operand(1), weight, c.attr_s("reduction", "mean")));
+}
+
+void lower_softmax_cross_entropy_loss(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  ReduceAttrs ra;
+  ra.axes = std::vector<uint32_t>{1};
+  ra.keep_dimensions = true;
+  OperandId shifted = c.add(OpKind::kSub, {x, c.add(OpKind::kReduceMax, {x}, ra)});
+  OperandId lse = c.add(OpKind::kLog, {c.add(OpKind::kReduceSum, {c.add(OpKind::kExp, {shifted})}, ra)});
+  OperandId log_prob = c.add(OpKind::kSub, {shifted, lse});
+  std::optional<OperandId> weight;
+  if (c.has_input(2)) weight = c.operand(2);
+  c.set_out(0, nll(c, log_prob, c.operand(1), weight, c.attr_s("reduction", "mean")));
+  c.set_out(1, log_prob);
+}
+
 // ---- Constants and generators ----
 
 void lower_constant(const NodeCtx& c) {
@@ -1898,6 +1965,8 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"MatMul", lower_matmul},
       {"Einsum", lower_einsum},
       {"Softmax", lower_softmax},
+      {"NegativeLogLikelihoodLoss", lower_nll_loss},
+      {"SoftmaxCrossEntropyLoss", lower_softmax_cross_entropy_loss},
       {"LogSoftmax", lower_log_softmax},
       // Reductions
       {"ReduceL1", reduce<OpKind::kReduceL1>},
