@@ -14,12 +14,12 @@ model=$shared/models/mobilenetv2
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy)
+targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import)
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy} "$build/artifacts"
+mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import} "$build/artifacts"
 
 # ---- Seeds ----
 cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
@@ -61,6 +61,13 @@ webnn_graph "small" v2 {
   outputs { m; e; named = c; }
 }
 TEXT
+# The ONNX importer: the small models of the ONNX backend test suite (libonnx-testdata).
+onnx_data=/usr/share/libonnx-testdata/data/node
+if [ -d "$onnx_data" ]; then
+  for d in "$onnx_data"/test_{conv,relu,reshape,gather,slice,resize,lstm,gru,softmax,concat,split}*; do
+    [ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$seeds/fuzz_onnx_import/$(basename "$d").onnx"
+  done
+fi
 if [ -f "$model/mobilenetv2.json" ]; then
   cp "$model/mobilenetv2.json" "$seeds/fuzz_graph_json/"
   cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"
