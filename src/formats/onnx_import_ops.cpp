@@ -899,6 +899,38 @@ void lower_softmax_family(const NodeCtx& c, bool log) {
   c.set_out(0, c.reshape(y, s));
 }
 void lower_softmax(const NodeCtx& c) { lower_softmax_family(c, false); }
+
+// Hardmax: 1 where argMax along the axis points, else 0 (opset < 13: the input flattened to 2-D
+// at the axis). Equal values: ONNX takes the first; WebNN leaves argMax's choice implementation
+// dependent (both backends here take the first).
+void lower_hardmax(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  Shape s = c.desc_of(x).shape;
+  size_t r = s.size();
+  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 13 ? 1 : -1), r);
+  OperandId v = x;
+  if (c.opset < 13) {
+    uint32_t rows = 1, cols = 1;
+    for (size_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[i];
+    v = c.reshape(x, {rows, cols});
+    axis = 1;
+  }
+  Shape vs = c.desc_of(v).shape;
+  ArgMinMaxAttrs a;
+  a.axis = axis;
+  a.keep_dimensions = true;
+  a.output_data_type = DataType::kInt32;
+  OperandId am = c.add(OpKind::kArgMax, {v}, a);
+  Shape iota_shape(vs.size(), 1);
+  iota_shape[axis] = vs[axis];
+  std::vector<int64_t> iota(vs[axis]);
+  std::iota(iota.begin(), iota.end(), 0);
+  OperandId positions = c.constant({DataType::kInt32, iota_shape}, bytes_of_int64s(DataType::kInt32, iota));
+  OperandId hot = c.cast(c.add(OpKind::kEqual, {positions, am}), c.desc_of(x).data_type);
+  // The comparison broadcasts to the input's shape only along the axis: expand to the full shape.
+  if (c.desc_of(hot).shape != vs) hot = c.add(OpKind::kExpand, {hot}, ExpandAttrs{vs});
+  c.set_out(0, c.reshape(hot, s));
+}
 void lower_log_softmax(const NodeCtx& c) { lower_softmax_family(c, true); }
 
 // ---- Reductions ----
@@ -1845,6 +1877,27 @@ void lower_constant_of_shape(const NodeCtx& c) {
   c.set_const_out(0, d, BufferRef::adopt(std::move(bytes)), is_bool);
 }
 
+// EyeLike: a constant, as the input's shape is static.
+void lower_eye_like(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  if (s.size() != 2) c.invalid("the input must be 2-D");
+  DataType t = c.type(0);
+  bool is_bool = c.in(0).is_bool;
+  if (c.has_attr("dtype")) {
+    std::string name;
+    auto type = webnn_type(int32_t(c.attr_i("dtype", 0)), &is_bool, &name);
+    if (!type) c.unsupported("WebNN has no " + name + " data type");
+    t = *type;
+  }
+  int64_t k = c.attr_i("k", 0);
+  std::vector<int64_t> v(count_of(s), 0);
+  for (int64_t i = 0; i < int64_t(s[0]); ++i) {
+    int64_t j = i + k;
+    if (j >= 0 && j < int64_t(s[1])) v[size_t(i * s[1] + j)] = 1;
+  }
+  c.set_const_out(0, {t, s}, bytes_of_int64s(t, v), is_bool);
+}
+
 void lower_range(const NodeCtx& c) {
   DataType t = c.type(0);
   if (is_floating_point(t)) {
@@ -1965,6 +2018,8 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"MatMul", lower_matmul},
       {"Einsum", lower_einsum},
       {"Softmax", lower_softmax},
+      {"Hardmax", lower_hardmax},
+      {"EyeLike", lower_eye_like},
       {"NegativeLogLikelihoodLoss", lower_nll_loss},
       {"SoftmaxCrossEntropyLoss", lower_softmax_cross_entropy_loss},
       {"LogSoftmax", lower_log_softmax},
