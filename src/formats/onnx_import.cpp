@@ -371,8 +371,9 @@ void NodeCtx::needs_const(size_t i, const std::string& what) const {
   std::string msg = where() + ": " + what + " (input \"" + node.input(int(i)) +
                     "\") must be known when the graph is built, but it is ";
   if (!v.graph_input.empty())
-    throw OnnxNeedsConstantInput(
-        v.graph_input, msg + "the graph input \"" + v.graph_input + "\" (freeze it to a constant to import the model)");
+    throw OnnxNeedsConstantInput(v.graph_input, msg + "the graph input \"" + v.graph_input +
+                                                    "\" (freeze it to a constant: --freeze " + v.graph_input +
+                                                    "=FILE.npy)");
   throw_error(ErrorKind::kNotSupportedError, msg + "computed at run time (a shape only known at run time)");
 }
 
