@@ -10,8 +10,8 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
-    auto graph = webnn::formats::import_onnx_bytes(std::string_view(reinterpret_cast<const char*>(data), size), "",
-                                                   "fuzz.onnx");
+    auto graph =
+        webnn::formats::import_onnx_bytes(std::string_view(reinterpret_cast<const char*>(data), size), "", "fuzz.onnx");
     (void)webnn::formats::to_json(*graph);
     (void)webnn::formats::to_dot(*graph);
   } catch (const webnn::Error&) {
