@@ -153,11 +153,28 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
     out.resize(bytes);
     std::memcpy(out.data(), t.raw_data().data(), bytes);
   } else {
-    out.resize(bytes);
     auto check = [&](int n) {
       if (uint64_t(n) != count)
         data_error(what + ": holds " + std::to_string(n) + " values but its shape needs " + std::to_string(count));
     };
+    // The value count is checked before anything is allocated: a shape alone must not make the
+    // importer allocate gigabytes.
+    switch (t.data_type()) {
+      case TP::FLOAT:
+        check(t.float_data_size());
+        break;
+      case TP::INT64:
+        check(t.int64_data_size());
+        break;
+      case TP::UINT32:
+      case TP::UINT64:
+        check(t.uint64_data_size());
+        break;
+      default:
+        check(t.int32_data_size());
+        break;
+    }
+    out.resize(bytes);
     switch (t.data_type()) {
       case TP::FLOAT:
         check(t.float_data_size());

@@ -1870,6 +1870,7 @@ void lower_constant_of_shape(const NodeCtx& c) {
       }
     }
   }
+  c.im.builder().check_descriptor(d, c.where() + ": output");
   uint64_t n = count_of(d.shape);
   size_t es = one.size();
   std::vector<std::byte> bytes(n * es);
@@ -1904,8 +1905,11 @@ void lower_range(const NodeCtx& c) {
     double start = c.const_doubles(0, "start").at(0), limit = c.const_doubles(1, "limit").at(0),
            delta = c.const_doubles(2, "delta").at(0);
     if (delta == 0) c.invalid("delta is 0");
-    int64_t n = std::max<int64_t>(0, int64_t(std::ceil((limit - start) / delta)));
+    double count = std::ceil((limit - start) / delta);
+    if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
+    int64_t n = std::max<int64_t>(0, int64_t(count));
     if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
+    c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
     std::vector<double> v(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + double(i) * delta;
     return c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_doubles(t, v));
@@ -1913,8 +1917,12 @@ void lower_range(const NodeCtx& c) {
   int64_t start = c.const_ints(0, "start").at(0), limit = c.const_ints(1, "limit").at(0),
           delta = c.const_ints(2, "delta").at(0);
   if (delta == 0) c.invalid("delta is 0");
-  int64_t n = std::max<int64_t>(0, (limit - start + delta + (delta > 0 ? -1 : 1)) / delta);
+  // In double: the difference of two int64 values may overflow int64.
+  double count = std::ceil((double(limit) - double(start)) / double(delta));
+  if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
+  int64_t n = std::max<int64_t>(0, int64_t(count));
   if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
+  c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
   std::vector<int64_t> v(static_cast<size_t>(n));
   for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + i * delta;
   c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_int64s(t, v));
