@@ -387,6 +387,10 @@ void NodeCtx::needs_const(size_t i, const std::string& what) const {
   const Value& v = in(i);
   std::string msg = where() + ": " + what + " (input \"" + node.input(int(i)) +
                     "\") must be known when the graph is built, but it is ";
+  if (v.graph_input.empty() && !v.source_input.empty())
+    throw OnnxNeedsConstantInput(v.source_input, msg + "computed at run time from the graph input \"" + v.source_input +
+                                                     "\" (freeze it to a constant: --freeze " + v.source_input +
+                                                     "=FILE.npy)");
   if (!v.graph_input.empty())
     throw OnnxNeedsConstantInput(v.graph_input, msg + "the graph input \"" + v.graph_input +
                                                     "\" (freeze it to a constant: --freeze " + v.graph_input +
@@ -462,6 +466,14 @@ void NodeCtx::set_out(size_t i, OperandId id, bool is_bool) const {
   v.desc = im.builder().desc(id);
   v.is_bool = is_bool;
   v.id = id;
+  // Shape-like values (a few elements) remember the graph input they are computed from.
+  if (v.desc.element_count().value_or(0) <= 64)
+    for (int k = 0; k < node.input_size() && v.source_input.empty(); ++k) {
+      if (node.input(k).empty() || !im.has(node.input(k))) continue;
+      const Value& src = im.value(node.input(k));
+      if (src.data) continue;
+      v.source_input = !src.graph_input.empty() ? src.graph_input : src.source_input;
+    }
   if (im.builder().graph().operands[id].kind == OperandKind::kIntermediate &&
       im.builder().graph().operands[id].name.empty())
     im.builder().set_operand_name(id, name);

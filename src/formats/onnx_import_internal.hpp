@@ -24,6 +24,9 @@ struct Value {
   std::optional<OperandId> id;
   std::optional<BufferRef> data;
   std::string graph_input;  // the graph input this value is, if it is one
+  // A small run-time value computed from graph inputs (shape-like arithmetic on them): the first
+  // such input, named when the value is needed at build time (freezing it may fold the value).
+  std::string source_input;
 };
 
 // ONNX element type -> WebNN type; nullopt (with the ONNX type's name in *name) when WebNN lacks it.

@@ -120,6 +120,48 @@ std::vector<uint32_t> to_u32(const NodeCtx& c, const std::vector<int64_t>& v, co
 
 template <OpKind K>
 void unary(const NodeCtx& c) {
+  // Small constants fold where the host computes exactly what the op does (correctly rounded).
+  constexpr bool kExact = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
+                          K == OpKind::kSign || K == OpKind::kSqrt || K == OpKind::kReciprocal;
+  if (kExact && foldable(c) && count_of(c.desc(0).shape) > 0) {
+    const Value& x = c.in(0);
+    auto v = host_doubles(x.desc, *x.data);
+    for (double& d : v) {
+      switch (K) {
+        case OpKind::kNeg:
+          d = -d;
+          break;
+        case OpKind::kAbs:
+          d = std::fabs(d);
+          break;
+        case OpKind::kFloor:
+          d = std::floor(d);
+          break;
+        case OpKind::kCeil:
+          d = std::ceil(d);
+          break;
+        case OpKind::kSign:
+          d = d > 0 ? 1 : d < 0 ? -1 : d;
+          break;
+        case OpKind::kSqrt:
+          d = std::sqrt(d);
+          break;
+        case OpKind::kReciprocal:
+          d = 1 / d;
+          break;
+        default:
+          break;
+      }
+    }
+    bool is_int = !is_floating_point(x.desc.data_type);
+    if (!is_int || K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kSign) {
+      if (is_int) {
+        std::vector<int64_t> ints(v.begin(), v.end());
+        return c.set_const_out(0, x.desc, bytes_of_int64s(x.desc.data_type, ints));
+      }
+      return c.set_const_out(0, x.desc, bytes_of_doubles(x.desc.data_type, v));
+    }
+  }
   c.set_out(0, c.add(K, {c.operand(0)}));
 }
 
@@ -1878,6 +1920,81 @@ void lower_constant_of_shape(const NodeCtx& c) {
   c.set_const_out(0, d, BufferRef::adopt(std::move(bytes)), is_bool);
 }
 
+// OneHot: where(indices (negative ones counted from depth) == the positions along the new axis,
+// on value, off value).
+void lower_one_hot(const NodeCtx& c) {
+  int64_t depth = int64_t(c.const_doubles(1, "depth").at(0));
+  if (depth < 1) c.unsupported("a depth below 1 (WebNN has no empty tensors)");
+  OperandId idx = c.operand(0);
+  DataType it = c.desc_of(idx).data_type;
+  Shape is = c.desc_of(idx).shape;
+  size_t r = is.size() + 1;
+  uint32_t axis = c.axis(c.attr_i("axis", -1), r);
+  OperandId wrapped = c.add(OpKind::kAdd, {idx, c.scalar(it, double(depth))});
+  idx = c.add(OpKind::kWhere, {c.add(OpKind::kLesser, {idx, c.scalar(it, 0)}), wrapped, idx});
+  Shape us = is;
+  us.insert(us.begin() + axis, 1);
+  Shape iota_shape(r, 1);
+  iota_shape[axis] = uint32_t(depth);
+  std::vector<int64_t> iota(static_cast<size_t>(depth));
+  std::iota(iota.begin(), iota.end(), 0);
+  OperandId positions = c.constant({it, iota_shape}, bytes_of_int64s(it, iota));
+  OperandId hot = c.add(OpKind::kEqual, {c.reshape(idx, us), positions});
+  OperandId values = c.operand(2);
+  if (c.desc_of(values).shape != Shape{2}) c.invalid("values must hold 2 elements");
+  Shape one(r, 1);
+  OperandId off = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{0}, {1}, std::nullopt}), one);
+  OperandId on = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{1}, {1}, std::nullopt}), one);
+  c.set_out(0, c.add(OpKind::kWhere, {hot, on, off}));
+}
+
+// MeanVarianceNormalization, as ONNX's function defines it: (x - E[x]) / (sqrt(E[x^2] - E[x]^2)
+// + 1e-9) over `axes`.
+void lower_mvn(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  auto raw = c.attr_ints("axes");
+  if (!c.has_attr("axes")) raw = {0, 2, 3};
+  ReduceAttrs ra;
+  auto axes = norm_axes(c, raw, c.rank(0));
+  std::sort(axes.begin(), axes.end());
+  ra.axes = axes;
+  ra.keep_dimensions = true;
+  OperandId mean = c.add(OpKind::kReduceMean, {x}, ra);
+  OperandId mean_sq = c.add(OpKind::kReduceMean, {c.add(OpKind::kMul, {x, x})}, ra);
+  OperandId var = c.add(OpKind::kSub, {mean_sq, c.add(OpKind::kMul, {mean, mean})});
+  OperandId std_dev = c.add(OpKind::kAdd, {c.add(OpKind::kSqrt, {var}), c.scalar(t, 1e-9)});
+  c.set_out(0, c.add(OpKind::kDiv, {c.add(OpKind::kSub, {x, mean}), std_dev}));
+}
+
+// Hann, Hamming and Blackman windows: constants of the (known) size.
+void lower_window(const NodeCtx& c, int kind) {
+  int64_t size = c.const_ints(0, "size").at(0);
+  if (size < 1) c.unsupported("an empty window (WebNN has no empty tensors)");
+  if (size > int64_t(kMaxFoldElements)) c.unsupported("a window of more than 65536 values");
+  bool periodic = c.attr_i("periodic", 1) != 0;
+  bool is_bool = false;
+  std::string name;
+  auto type = webnn_type(int32_t(c.attr_i("output_datatype", onnx::TensorProto::FLOAT)), &is_bool, &name);
+  if (!type) c.unsupported("WebNN has no " + name + " data type");
+  double n = double(periodic ? size : size - 1);
+  const double pi = 3.14159265358979323846;
+  std::vector<double> v(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i) {
+    double a = n > 0 ? 2 * pi * double(i) / n : 0;
+    if (kind == 0)
+      v[size_t(i)] = 0.5 - 0.5 * std::cos(a);
+    else if (kind == 1)
+      v[size_t(i)] = 25.0 / 46.0 - (1 - 25.0 / 46.0) * std::cos(a);
+    else
+      v[size_t(i)] = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
+  }
+  c.set_const_out(0, {*type, {uint32_t(size)}}, bytes_of_doubles(*type, v));
+}
+void lower_hann_window(const NodeCtx& c) { lower_window(c, 0); }
+void lower_hamming_window(const NodeCtx& c) { lower_window(c, 1); }
+void lower_blackman_window(const NodeCtx& c) { lower_window(c, 2); }
+
 // EyeLike: a constant, as the input's shape is static.
 void lower_eye_like(const NodeCtx& c) {
   const Shape& s = c.desc(0).shape;
@@ -2028,6 +2145,11 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Softmax", lower_softmax},
       {"Hardmax", lower_hardmax},
       {"EyeLike", lower_eye_like},
+      {"OneHot", lower_one_hot},
+      {"MeanVarianceNormalization", lower_mvn},
+      {"HannWindow", lower_hann_window},
+      {"HammingWindow", lower_hamming_window},
+      {"BlackmanWindow", lower_blackman_window},
       {"NegativeLogLikelihoodLoss", lower_nll_loss},
       {"SoftmaxCrossEntropyLoss", lower_softmax_cross_entropy_loss},
       {"LogSoftmax", lower_log_softmax},
