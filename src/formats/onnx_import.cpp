@@ -8,6 +8,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <stdexcept>
 
 #include "formats/internal.hpp"
 #include "formats/onnx_import_internal.hpp"
@@ -636,6 +637,9 @@ std::shared_ptr<const Graph> import_model(const onnx::ModelProto& model, const s
       lower(ctx);
     } catch (const OnnxNeedsConstantInput&) {
       throw;
+    } catch (const std::out_of_range& e) {
+      // An attribute or input list shorter than the op needs (a lowering's bounds-checked read).
+      ctx.invalid(std::string("malformed node: a value is missing (") + e.what() + ")");
     } catch (const Error& e) {
       if (e.message().rfind("ONNX import: ", 0) == 0) throw;
       if (e.kind() == ErrorKind::kNotSupportedError) ctx.unsupported(e.message());

@@ -551,15 +551,24 @@ struct Window {
   std::vector<int64_t> kernel, strides, dilations, begin, end;
 };
 
+// Attribute values that index or size tensors: in [lo, 2^31 - 1], so that products of two stay
+// within int64.
+const std::vector<int64_t>& in_range(const NodeCtx& c, const std::vector<int64_t>& v, int64_t lo, const char* what) {
+  for (int64_t x : v)
+    if (x < lo || x > int64_t(kMaxDimension))
+      c.invalid(std::string(what) + " value " + std::to_string(x) + " is out of range");
+  return v;
+}
+
 // ONNX pads/auto_pad -> explicit begin/end paddings. `in` are the spatial input sizes.
 Window window_of(const NodeCtx& c, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
                  bool has_dilations) {
   size_t n = in.size();
   Window w;
-  w.kernel = kernel;
-  w.strides = c.attr_ints("strides");
+  w.kernel = in_range(c, kernel, 1, "kernel_shape");
+  w.strides = in_range(c, c.attr_ints("strides"), 1, "strides");
   if (w.strides.empty()) w.strides.assign(n, 1);
-  w.dilations = has_dilations ? c.attr_ints("dilations") : std::vector<int64_t>{};
+  w.dilations = has_dilations ? in_range(c, c.attr_ints("dilations"), 1, "dilations") : std::vector<int64_t>{};
   if (w.dilations.empty()) w.dilations.assign(n, 1);
   if (w.strides.size() != n || w.dilations.size() != n) c.invalid("strides/dilations do not match the kernel rank");
   for (size_t i = 0; i < n; ++i)
@@ -569,6 +578,7 @@ Window window_of(const NodeCtx& c, const std::vector<int64_t>& in, const std::ve
   w.end.assign(n, 0);
   if (auto_pad == "NOTSET") {
     auto pads = c.attr_ints("pads");
+    in_range(c, pads, 0, "pads");
     if (!pads.empty()) {
       if (pads.size() != 2 * n) c.invalid("pads must have 2 values per spatial axis");
       for (size_t i = 0; i < n; ++i) {
@@ -596,6 +606,7 @@ std::vector<uint32_t> u32s(const std::vector<int64_t>& v) { return {v.begin(), v
 OperandId to_4d(const NodeCtx& c, OperandId x) {
   Shape s = c.desc_of(x).shape;
   if (s.size() == 4) return x;
+  if (s.size() != 3) c.invalid("an operand of rank " + std::to_string(s.size()) + " where rank 3 or 4 is expected");
   return c.reshape(x, {s[0], s[1], 1, s[2]});
 }
 
@@ -603,6 +614,7 @@ void lower_conv(const NodeCtx& c) {
   size_t r = c.rank(0);
   if (r != 3 && r != 4)
     c.unsupported("WebNN has 1-D (as 2-D) and 2-D convolutions only, input rank " + std::to_string(r));
+  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
   OperandId x = to_4d(c, c.operand(0));
   OperandId w = to_4d(c, c.operand(1));
   const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
@@ -650,6 +662,7 @@ void lower_conv(const NodeCtx& c) {
 void lower_conv_transpose(const NodeCtx& c) {
   size_t r = c.rank(0);
   if (r != 3 && r != 4) c.unsupported("WebNN has 1-D (as 2-D) and 2-D transposed convolutions only");
+  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
   OperandId x = to_4d(c, c.operand(0));
   OperandId w = to_4d(c, c.operand(1));
   const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
@@ -661,9 +674,11 @@ void lower_conv_transpose(const NodeCtx& c) {
     return v;
   };
   std::vector<int64_t> in = {xs[2], xs[3]}, kernel = {ws[2], ws[3]};
-  auto strides = widen(c.attr_ints("strides"), 1), dil = widen(c.attr_ints("dilations"), 1);
-  auto outpad = widen(c.attr_ints("output_padding"), 0);
-  auto out_shape = c.attr_ints("output_shape");
+  auto strides = widen(in_range(c, c.attr_ints("strides"), 1, "strides"), 1);
+  auto dil = widen(in_range(c, c.attr_ints("dilations"), 1, "dilations"), 1);
+  auto outpad = widen(in_range(c, c.attr_ints("output_padding"), 0, "output_padding"), 0);
+  auto out_shape = in_range(c, c.attr_ints("output_shape"), 1, "output_shape");
+  if (!out_shape.empty() && out_shape.size() < n) c.invalid("output_shape must have one value per spatial axis");
   std::string auto_pad = c.attr_s("auto_pad", "NOTSET");
   std::vector<int64_t> begin(2, 0), end(2, 0);
   if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
@@ -689,7 +704,7 @@ void lower_conv_transpose(const NodeCtx& c) {
       }
     }
   } else if (auto_pad == "NOTSET") {
-    auto pads = c.attr_ints("pads");
+    auto pads = in_range(c, c.attr_ints("pads"), 0, "pads");
     if (!pads.empty()) {
       if (pads.size() != 2 * n) c.invalid("pads must have 2 values per spatial axis");
       for (size_t i = 0; i < n; ++i) begin[i + off] = pads[i], end[i + off] = pads[i + n];
