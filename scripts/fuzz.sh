@@ -19,12 +19,12 @@ model=$shared/models/mobilenetv2
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy)
+targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import)
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy} "$build/artifacts"
+mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import} "$build/artifacts"
 
 # ---- Seeds ----
 cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
@@ -66,6 +66,13 @@ webnn_graph "small" v2 {
   outputs { m; e; named = c; }
 }
 TEXT
+# The ONNX importer: the small models of the ONNX backend test suite (libonnx-testdata).
+onnx_data=/usr/share/libonnx-testdata/data/node
+if [ -d "$onnx_data" ]; then
+  for d in "$onnx_data"/test_{conv,relu,reshape,gather,slice,resize,lstm,gru,softmax,concat,split}*; do
+    [ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$seeds/fuzz_onnx_import/$(basename "$d").onnx"
+  done
+fi
 if [ -f "$model/mobilenetv2.json" ]; then
   cp "$model/mobilenetv2.json" "$seeds/fuzz_graph_json/"
   cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"
@@ -165,6 +172,15 @@ npy_dict=$build/npy.dict
   printf '"%s"\n' "\x93NUMPY" "descr" "fortran_order" "shape" "True" "False" "'descr': " "'shape': (" \
     "'fortran_order': False" "<f4" "<f2" "<f8" "<i4" "<u4" "<i8" "<u8" "|i1" "|u1" "|b1" ">f4" "<c8" "{" "}" "(" ")" "," "L"
 } >"$npy_dict"
+# ONNX: the op types and attribute names the importer knows (from its own tables) and protobuf's
+# field names.
+onnx_dict=$build/onnx.dict
+{
+  grep -ohE '\{"[A-Z][A-Za-z0-9]+"' src/formats/onnx_import*.cpp | tr -d '{' | sort -u
+  grep -ohE '"[a-z][a-z_]+"' src/formats/onnx_import_ops.cpp | sort -u
+  printf '"%s"\n' ai.onnx NOTSET SAME_UPPER SAME_LOWER VALID external_data location offset length \
+    model.onnx raw_data float_data int64_data
+} | sort -u >"$onnx_dict"
 weights_dict=$build/weights.dict
 {
   printf '"%s"\n' WGWT wg-weights-manifest format version endianness little big tensors dataType shape \
@@ -183,6 +199,7 @@ for t in "${targets[@]}"; do
     fuzz_graph_*) dict_file=$dict ;;
     fuzz_npy) dict_file=$npy_dict ;;
     fuzz_weights) dict_file=$weights_dict ;;
+    fuzz_onnx_import) dict_file=$onnx_dict ;;
   esac
   # libFuzzer reads the seed directory recursively, wpt/ included.
   if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" -dict="$dict_file" -max_total_time="$seconds" -timeout=20 \

@@ -79,9 +79,14 @@ struct LoadOptions {
   // are opened only when the graph refers to the weights file.
   std::string weights_path;
   std::string manifest_path;
+  // ONNX models (.onnx): values of symbolic input dimensions, and graph inputs frozen to the
+  // contents of .npy files (inputs the model uses as shapes, axes or indices).
+  std::map<std::string, uint32_t> dims;
+  std::map<std::string, std::string> freeze;
 };
 
-// Loads NAME.json or NAME.webnn (chosen by the extension).
+// Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX
+// importer, formats/onnx_import.hpp).
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options = {});
 
 // Parses a graph from memory; `origin` names it in errors.
@@ -99,14 +104,18 @@ struct SaveOptions {
   size_t inline_limit = 64;
 };
 
-// Writes a graph as NAME.json or NAME.webnn (by the extension), plus NAME.manifest.json and
-// NAME.weights when a constant goes to the weights file. Each file is written to a temporary file
-// and renamed into place only when every file is complete, so a failure leaves no partial file.
+// Writes a graph as NAME.json, NAME.webnn or NAME.dot (Graphviz, write-only; by the extension), plus NAME.manifest.json
+// and NAME.weights when a constant goes to the weights file. Each file is written to a temporary file and renamed into
+// place only when every file is complete, so a failure leaves no partial file.
 void save_graph(const Graph& graph, const std::string& path, const SaveOptions& options = {});
 
 // The JSON / text form of a graph with every constant inline (no weights file).
 std::string to_json(const Graph& graph);
 std::string to_text(const Graph& graph);
+// A Graphviz DOT rendering: one node per operation (op, label, options that differ from their
+// defaults), inputs, constants (with their byte size) and outputs marked, edges labelled with the
+// data type and shape they carry.
+std::string to_dot(const Graph& graph);
 
 // ---- Files ----
 

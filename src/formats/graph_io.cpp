@@ -4,18 +4,21 @@
 #include <limits>
 
 #include "formats/internal.hpp"
+#include "formats/onnx_import.hpp"
 
 namespace webnn::formats {
 
 namespace {
 
-enum class Form { kJson, kText };
+enum class Form { kJson, kText, kOnnx, kDot };
 
 Form form_of(const std::string& path) {
   std::string ext = std::filesystem::path(path).extension().string();
   if (ext == ".json") return Form::kJson;
   if (ext == ".webnn") return Form::kText;
-  fail(path + ": unknown graph file extension " + quote(ext) + " (expected .json or .webnn)");
+  if (ext == ".onnx") return Form::kOnnx;
+  if (ext == ".dot") return Form::kDot;
+  fail(path + ": unknown graph file extension " + quote(ext) + " (expected .json, .webnn or .onnx)");
 }
 
 // NAME.json -> NAME + suffix, beside it.
@@ -87,6 +90,13 @@ std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const Weigh
 
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options) {
   Form form = form_of(path);
+  if (form == Form::kDot) fail(path + ": Graphviz files are written, not read");
+  if (form == Form::kOnnx) {
+    OnnxImportOptions onnx;
+    onnx.dims = options.dims;
+    for (const auto& [name, file] : options.freeze) onnx.frozen[name] = read_npy(file);
+    return import_onnx(path, onnx);
+  }
   std::string text = read_file(path, "graph file");
   LazyWeights weights(options.weights_path.empty() ? beside(path, ".weights") : options.weights_path,
                       options.manifest_path.empty() ? beside(path, ".manifest.json") : options.manifest_path);
@@ -103,6 +113,13 @@ std::string to_text(const Graph& graph) {
 
 void save_graph(const Graph& graph, const std::string& path, const SaveOptions& options) {
   Form form = form_of(path);
+  if (form == Form::kOnnx) fail(path + ": ONNX files are written by export_onnx");
+  if (form == Form::kDot) {
+    AtomicWriter writer;
+    writer.append(writer.begin(path), to_dot(graph));
+    writer.commit();
+    return;
+  }
   GraphDoc doc = graph_to_doc(graph, options.inline_limit, form == Form::kText);
   std::string text = write_doc([&] { return form == Form::kJson ? doc_to_json(doc) : doc_to_text(doc); });
 

@@ -723,7 +723,29 @@ void export_layer_normalization(OpExport& c) {
             &out);
     return;
   }
-  // Other axes: the spec's formula, (x - mean) / sqrt(variance + epsilon) * scale + bias, with the
+  if (!axes.empty()) {
+    // Other axes: moved to the end in `axes` order, where LayerNormalization normalizes them with
+    // scale and bias as they are (their shape is x's dimensions in `axes` order), then moved back.
+    // One LayerNormalization keeps float16 as exact as the spec's single op, where the formula
+    // below would round every intermediate step.
+    std::vector<uint32_t> perm;
+    for (uint32_t i = 0; i < rank; ++i)
+      if (std::find(axes.begin(), axes.end(), i) == axes.end()) perm.push_back(i);
+    const auto first = static_cast<int64_t>(perm.size());
+    perm.insert(perm.end(), axes.begin(), axes.end());
+    std::vector<uint32_t> inverse(rank);
+    for (uint32_t i = 0; i < rank; ++i) inverse[perm[i]] = i;
+    const Val moved = b.transpose(x, perm);
+    Shape normalized(moved.shape.begin() + first, moved.shape.end());
+    const Val scale = a.scale ? c.operand(a.scale->id) : b.filled(x.type, normalized, 1.0, "scale");
+    std::vector<Val> inputs = {moved, scale};
+    if (auto bias = c.option(a.bias)) inputs.push_back(*bias);
+    const Val y = b.apply("LayerNormalization", inputs, x.type, moved.shape,
+                          {attr_i("axis", first), attr_f("epsilon", a.epsilon)});
+    b.transpose(y, inverse, &out);
+    return;
+  }
+  // No axes: the spec's formula, (x - mean) / sqrt(variance + epsilon) * scale + bias, with the
   // means over `axes` (none when axes is empty: the mean is x itself). scale and bias have the
   // shape of x's dimensions in `axes` order: transposed to ascending order, then given rank.
   const Attrs reduce = {attr_ints("axes", to_int64s(axes)), attr_i("keepdims", 1)};

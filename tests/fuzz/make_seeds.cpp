@@ -1,5 +1,5 @@
 // Writes fuzz seeds from real data: every WPT conformance case as a graph file (JSON and text, as
-// the formats write them), its constants as a weights manifest + file (in fuzz_weights' framing),
+// the formats write them) and as an ONNX model (the export), its constants as a weights manifest + file (in fuzz_weights' framing),
 // and its input tensors as .npy files. scripts/fuzz.sh runs it with the WPT directories of
 // ../shared; inputs larger than the fuzzers' max_len are left out.
 // Usage: webnn_fuzz_seeds OUT_DIR WPT_DIR...
@@ -10,6 +10,7 @@
 
 #include "conformance/wpt.hpp"
 #include "formats/formats.hpp"
+#include "formats/onnx_export.hpp"
 
 namespace {
 
@@ -33,7 +34,7 @@ int main(int argc, char** argv) {
   }
   namespace fs = std::filesystem;
   const fs::path out = argv[1];
-  for (const char* target : {"fuzz_graph_json", "fuzz_graph_text", "fuzz_weights", "fuzz_npy"})
+  for (const char* target : {"fuzz_graph_json", "fuzz_graph_text", "fuzz_weights", "fuzz_npy", "fuzz_onnx_import"})
     fs::create_directories(out / target);
   const fs::path scratch = out / "scratch";
   size_t cases = 0, files = 0;
@@ -49,6 +50,12 @@ int main(int argc, char** argv) {
             files += 2;
           } catch (const webnn::Error&) {
             // A name the text form cannot spell: the JSON seed is enough.
+          }
+          try {
+            write(out / "fuzz_onnx_import" / (stem + ".onnx"), webnn::formats::export_onnx_bytes(*c.graph));
+            ++files;
+          } catch (const webnn::Error&) {
+            // Not expressible in ONNX opset 17: no ONNX seed.
           }
           fs::remove_all(scratch);
           fs::create_directories(scratch);

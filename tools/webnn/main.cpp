@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <set>
 
 #include "backends/backend.hpp"
 #include "common/random_tensor.hpp"
@@ -26,6 +27,38 @@ namespace {
 
 using namespace webnn;
 using Clock = std::chrono::steady_clock;
+
+// How graph files are loaded: --dim and --freeze for ONNX models.
+formats::LoadOptions g_load;
+
+// A NAME=VALUE argument of `flag` (--input, --dim, --freeze), split; each NAME at most once.
+std::pair<std::string, std::string> split_assignment(const std::string& spec, const char* flag,
+                                                     std::set<std::string>& seen) {
+  auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw_error(ErrorKind::kTypeError, std::string(flag) + " " + quote(spec) + ": expected NAME=VALUE");
+  std::string name = spec.substr(0, eq);
+  if (!seen.insert(name).second)
+    throw_error(ErrorKind::kTypeError, std::string(flag) + " " + quote(name) + " is given twice");
+  return {std::move(name), spec.substr(eq + 1)};
+}
+
+// NAME=VALUE options of --dim (a dimension) and --freeze (an .npy file) into g_load.
+void parse_load_options(const std::vector<std::string>& dims, const std::vector<std::string>& freezes) {
+  std::set<std::string> seen_dims, seen_freezes;
+  for (const std::string& d : dims) {
+    auto [name, value] = split_assignment(d, "--dim", seen_dims);
+    char* end = nullptr;
+    unsigned long v = std::strtoul(value.c_str(), &end, 10);
+    if (*end != '\0' || v == 0 || v > 0x7fffffffUL || value[0] == '-')
+      throw_error(ErrorKind::kTypeError, "--dim " + quote(d) + ": the value must be a positive integer");
+    g_load.dims[name] = static_cast<uint32_t>(v);
+  }
+  for (const std::string& f : freezes) {
+    auto [name, file] = split_assignment(f, "--freeze", seen_freezes);
+    g_load.freeze[name] = file;
+  }
+}
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -44,15 +77,12 @@ MLContext make_context(const CommonOptions& o) {
 // NAME=FILE.npy pairs into host tensors, checked against the graph's inputs.
 NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGraph& graph) {
   NamedHostTensors inputs;
+  std::set<std::string> seen;
   for (const std::string& spec : specs) {
-    auto eq = spec.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw_error(ErrorKind::kTypeError, "--input " + quote(spec) + ": expected NAME=FILE.npy");
-    std::string name = spec.substr(0, eq), path = spec.substr(eq + 1);
+    auto [name, path] = split_assignment(spec, "--input", seen);
     auto it = graph.input_descriptors().find(name);
     if (it == graph.input_descriptors().end())
       throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the graph has no input of that name");
-    if (inputs.count(name)) throw_error(ErrorKind::kTypeError, "--input " + quote(name) + " is given twice");
     formats::NpyArray array = formats::read_npy(path);
     if (!(array.desc == it->second))
       throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + quote(name) +
@@ -63,7 +93,7 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
 }
 
 int cmd_info(const std::string& path, const CommonOptions& common, bool placement) {
-  auto ir = formats::load_graph(path);
+  auto ir = formats::load_graph(path, g_load);
   // Everything that can fail comes before the first line is printed.
   std::vector<std::string> where_ran;
   std::string backend;
@@ -95,7 +125,7 @@ int cmd_info(const std::string& path, const CommonOptions& common, bool placemen
 }
 
 int cmd_validate(const std::string& path) {
-  auto ir = formats::load_graph(path);
+  auto ir = formats::load_graph(path, g_load);
   std::cout << path << ": valid (" << ir->operations.size() << " operations, " << ir->inputs.size() << " inputs, "
             << ir->outputs.size() << " outputs)\n";
   return 0;
@@ -103,7 +133,7 @@ int cmd_validate(const std::string& path) {
 
 int cmd_run(const std::string& path, const std::vector<std::string>& input_specs, const std::string& out_dir,
             const CommonOptions& common) {
-  auto ir = formats::load_graph(path);
+  auto ir = formats::load_graph(path, g_load);
   MLContext context = make_context(common);
   MLGraph graph = context.build_graph(ir);
   NamedHostTensors inputs = read_inputs(input_specs, graph);
@@ -138,7 +168,7 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   if (iterations < 1) throw_error(ErrorKind::kTypeError, "--iterations must be at least 1");
   if (warmup < 0) throw_error(ErrorKind::kTypeError, "--warmup must not be negative");
   auto t0 = Clock::now();
-  auto ir = formats::load_graph(path);
+  auto ir = formats::load_graph(path, g_load);
   std::printf("load_ms=%.3f\n", ms_since(t0));
   MLContext context = make_context(common);
   t0 = Clock::now();
@@ -169,7 +199,7 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
 }
 
 int cmd_convert(const std::string& path, const std::string& to, const std::string& out) {
-  auto ir = formats::load_graph(path);
+  auto ir = formats::load_graph(path, g_load);
   std::string ext = std::filesystem::path(out).extension().string();
   if (ext != "." + to)
     throw_error(ErrorKind::kTypeError,
@@ -235,22 +265,30 @@ int main(int argc, char** argv) {
   };
 
   std::string graph_path, out_dir, to, out_path, filter;
-  std::vector<std::string> inputs;
+  std::vector<std::string> inputs, dims, freezes;
+  // Every command that loads a graph: bindings for ONNX models (docs/onnx.md, "Import").
+  auto add_load = [&](CLI::App* cmd) {
+    cmd->add_option("--dim", dims, "NAME=VALUE: an ONNX model's symbolic dimension (repeat)");
+    cmd->add_option("--freeze", freezes, "NAME=FILE.npy: an ONNX model's input frozen to a constant (repeat)");
+  };
   int iterations = 20, warmup = 3;
   bool verbose = false;
 
   auto* info = app.add_subcommand("info", "inputs, outputs, op counts, constant bytes");
-  info->add_option("GRAPH", graph_path, "graph file (.json or .webnn)")->required();
+  info->add_option("GRAPH", graph_path, "graph file (.json, .webnn or .onnx)")->required();
   add_common(info);
+  add_load(info);
 
   auto* validate = app.add_subcommand("validate", "validate a graph file against the spec");
   validate->add_option("GRAPH", graph_path)->required();
+  add_load(validate);
 
   auto* run = app.add_subcommand("run", "run a graph on .npy inputs, write DIR/OUTPUT.npy");
   run->add_option("GRAPH", graph_path)->required();
   run->add_option("--input", inputs, "NAME=FILE.npy (repeat for each input)");
   run->add_option("--output-dir", out_dir, "directory for the outputs")->required();
   add_common(run);
+  add_load(run);
 
   auto* bench = app.add_subcommand("bench", "time load, build, first run and steady-state runs");
   bench->add_option("GRAPH", graph_path)->required();
@@ -258,13 +296,15 @@ int main(int argc, char** argv) {
   bench->add_option("--iterations", iterations, "timed runs")->capture_default_str();
   bench->add_option("--warmup", warmup, "untimed runs before timing")->capture_default_str();
   add_common(bench);
+  add_load(bench);
 
   auto* convert = app.add_subcommand("convert", "convert between graph formats");
   convert->add_option("GRAPH", graph_path)->required();
-  convert->add_option("--to", to, "json, webnn or onnx (an ONNX opset 17 model)")
+  convert->add_option("--to", to, "json, webnn, onnx (an ONNX opset 17 model) or dot (Graphviz)")
       ->required()
-      ->check(CLI::IsMember({"json", "webnn", "onnx"}));
+      ->check(CLI::IsMember({"json", "webnn", "onnx", "dot"}));
   convert->add_option("OUT", out_path, "output file")->required();
+  add_load(convert);
 
   auto* backends = app.add_subcommand("backends", "list the backends built in, best first");
 
@@ -277,6 +317,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
+    parse_load_options(dims, freezes);
     if (*info) return cmd_info(graph_path, common, !common.backend.empty());
     if (*validate) return cmd_validate(graph_path);
     if (*run) return cmd_run(graph_path, inputs, out_dir, common);

@@ -1,0 +1,2278 @@
+// ONNX import: one lowering per ONNX op type onto GraphBuilder operations (docs/onnx.md lists
+// them with their opsets). Values known at import time are folded on the host where a lowering
+// needs them (shapes, axes, pads) or where they are small integer shape arithmetic; everything
+// else becomes WebNN operations, validated by the builder.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <unordered_map>
+
+#include "formats/onnx_import_internal.hpp"
+
+namespace webnn::formats::onnx_import {
+
+namespace {
+
+// Folding bound: host-side folding is for shape-sized values, not for tensors of activations.
+constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
+
+uint64_t count_of(const Shape& s) {
+  uint64_t n = 1;
+  for (uint32_t d : s) n *= d;
+  return n;
+}
+
+std::vector<size_t> strides_of(const Shape& s) {
+  std::vector<size_t> st(s.size(), 1);
+  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
+  return st;
+}
+
+// Copies elements into a new tensor of `out` shape: element at out index `idx` comes from linear
+// element src(idx) of `data`.
+BufferRef gather_bytes(size_t esize, const BufferRef& data, const Shape& out,
+                       const std::function<size_t(const std::vector<uint32_t>&)>& src) {
+  uint64_t n = count_of(out);
+  std::vector<std::byte> bytes(n * esize);
+  std::vector<uint32_t> idx(out.size(), 0);
+  for (uint64_t i = 0; i < n; ++i) {
+    std::memcpy(bytes.data() + i * esize, data.data.get() + src(idx) * esize, esize);
+    for (size_t d = out.size(); d-- > 0;) {
+      if (++idx[d] < out[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return BufferRef::adopt(std::move(bytes));
+}
+
+// spec: #biblio-numpy-broadcasting-rule (bidirectional)
+std::optional<Shape> broadcast(const Shape& a, const Shape& b) {
+  size_t r = std::max(a.size(), b.size());
+  Shape out(r);
+  for (size_t i = 0; i < r; ++i) {
+    uint32_t x = i < r - a.size() ? 1 : a[i - (r - a.size())];
+    uint32_t y = i < r - b.size() ? 1 : b[i - (r - b.size())];
+    if (x != y && x != 1 && y != 1) return std::nullopt;
+    out[i] = std::max(x, y);
+  }
+  return out;
+}
+
+// The linear index into a tensor of shape `in` broadcast to `out` at out index `idx`.
+size_t broadcast_src(const Shape& in, const std::vector<size_t>& in_strides, const std::vector<uint32_t>& idx) {
+  size_t off = idx.size() - in.size(), s = 0;
+  for (size_t d = 0; d < in.size(); ++d) s += (in[d] == 1 ? 0 : idx[d + off]) * in_strides[d];
+  return s;
+}
+
+bool all_inputs_const(const NodeCtx& c) {
+  for (size_t i = 0; i < c.input_count(); ++i)
+    if (c.has_input(i) && !c.is_const(i)) return false;
+  return true;
+}
+
+bool foldable(const NodeCtx& c) {
+  if (!all_inputs_const(c)) return false;
+  for (size_t i = 0; i < c.input_count(); ++i)
+    if (c.has_input(i) && count_of(c.desc(i).shape) > kMaxFoldElements) return false;
+  return true;
+}
+
+// A pass-through of input 0 with a new shape (Reshape, Squeeze, ...): constants stay constants.
+void reshaped(const NodeCtx& c, const Shape& shape) {
+  const Value& x = c.in(0);
+  if (x.data && !x.id) {
+    c.set_const_out(0, {x.desc.data_type, shape}, *x.data, x.is_bool);
+    return;
+  }
+  OperandId id = c.operand(0);
+  if (c.desc_of(id).shape == shape) {
+    // Identity, Dropout, a no-op reshape: the output is the input's operand under a second name.
+    c.alias_out(0, id, x.is_bool);
+    return;
+  }
+  c.set_out(0, c.reshape(id, shape), x.is_bool);
+}
+
+std::vector<uint32_t> norm_axes(const NodeCtx& c, const std::vector<int64_t>& axes, size_t rank) {
+  std::vector<uint32_t> out;
+  for (int64_t a : axes) {
+    uint32_t n = c.axis(a, rank);
+    if (std::find(out.begin(), out.end(), n) != out.end()) c.invalid("axis " + std::to_string(a) + " repeats");
+    out.push_back(n);
+  }
+  return out;
+}
+
+std::vector<uint32_t> to_u32(const NodeCtx& c, const std::vector<int64_t>& v, const std::string& what) {
+  std::vector<uint32_t> out;
+  for (int64_t x : v) {
+    if (x < 0 || x > int64_t(kMaxDimension)) c.unsupported(what + " value " + std::to_string(x) + " is out of range");
+    out.push_back(uint32_t(x));
+  }
+  return out;
+}
+
+// ---- Element-wise ----
+
+template <OpKind K>
+void unary(const NodeCtx& c) {
+  // Small constants fold where the host computes exactly what the op does (correctly rounded).
+  constexpr bool kExact = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
+                          K == OpKind::kSign || K == OpKind::kSqrt || K == OpKind::kReciprocal;
+  if (kExact && foldable(c) && count_of(c.desc(0).shape) > 0) {
+    const Value& x = c.in(0);
+    auto v = host_doubles(x.desc, *x.data);
+    for (double& d : v) {
+      switch (K) {
+        case OpKind::kNeg:
+          d = -d;
+          break;
+        case OpKind::kAbs:
+          d = std::fabs(d);
+          break;
+        case OpKind::kFloor:
+          d = std::floor(d);
+          break;
+        case OpKind::kCeil:
+          d = std::ceil(d);
+          break;
+        case OpKind::kSign:
+          d = d > 0 ? 1 : d < 0 ? -1 : d;
+          break;
+        case OpKind::kSqrt:
+          d = std::sqrt(d);
+          break;
+        case OpKind::kReciprocal:
+          d = 1 / d;
+          break;
+        default:
+          break;
+      }
+    }
+    bool is_int = !is_floating_point(x.desc.data_type);
+    if (!is_int || K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kSign) {
+      if (is_int) {
+        std::vector<int64_t> ints(v.begin(), v.end());
+        return c.set_const_out(0, x.desc, bytes_of_int64s(x.desc.data_type, ints));
+      }
+      return c.set_const_out(0, x.desc, bytes_of_doubles(x.desc.data_type, v));
+    }
+  }
+  c.set_out(0, c.add(K, {c.operand(0)}));
+}
+
+void lower_identity(const NodeCtx& c) { reshaped(c, c.desc(0).shape); }
+
+// Integer (and small float) element-wise arithmetic on constants, folded on the host.
+bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& fn, bool to_bool = false) {
+  if (!foldable(c) || c.input_count() != 2) return false;
+  const Value& a = c.in(0);
+  const Value& b = c.in(1);
+  auto shape = broadcast(a.desc.shape, b.desc.shape);
+  if (!shape || a.desc.data_type != b.desc.data_type || count_of(*shape) == 0) return false;
+  bool is_int = !is_floating_point(a.desc.data_type);
+  auto sa = strides_of(a.desc.shape), sb = strides_of(b.desc.shape);
+  uint64_t n = count_of(*shape);
+  std::vector<uint32_t> idx(shape->size(), 0);
+  DataType out_type = to_bool ? DataType::kUint8 : a.desc.data_type;
+  if (is_int) {
+    auto va = host_int64s(a.desc, *a.data), vb = host_int64s(b.desc, *b.data);
+    std::vector<int64_t> out(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      int64_t x = va[broadcast_src(a.desc.shape, sa, idx)], y = vb[broadcast_src(b.desc.shape, sb, idx)];
+      double r = fn(double(x), double(y));
+      if (!std::isfinite(r)) return false;  // integer division by zero: leave it to run time
+      out[i] = int64_t(r);
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < (*shape)[d]) break;
+        idx[d] = 0;
+      }
+    }
+    c.set_const_out(0, {out_type, *shape}, bytes_of_int64s(out_type, out), to_bool);
+  } else {
+    auto va = host_doubles(a.desc, *a.data), vb = host_doubles(b.desc, *b.data);
+    std::vector<double> out(n);
+    for (uint64_t i = 0; i < n; ++i) {
+      out[i] = fn(va[broadcast_src(a.desc.shape, sa, idx)], vb[broadcast_src(b.desc.shape, sb, idx)]);
+      if (a.desc.data_type == DataType::kFloat32 && !to_bool) out[i] = double(float(out[i]));
+      for (size_t d = idx.size(); d-- > 0;) {
+        if (++idx[d] < (*shape)[d]) break;
+        idx[d] = 0;
+      }
+    }
+    if (to_bool) {
+      std::vector<int64_t> ints(out.begin(), out.end());
+      c.set_const_out(0, {out_type, *shape}, bytes_of_int64s(out_type, ints), true);
+    } else {
+      c.set_const_out(0, {out_type, *shape}, bytes_of_doubles(out_type, out));
+    }
+  }
+  return true;
+}
+
+double int_div(double x, double y) {
+  if (y == 0) return std::numeric_limits<double>::quiet_NaN();
+  return std::trunc(x / y);
+}
+
+template <OpKind K>
+void binary(const NodeCtx& c) {
+  if (c.input_count() != 2) c.invalid("expects 2 inputs");
+  bool is_int = !is_floating_point(c.type(0));
+  std::function<double(double, double)> fn;
+  switch (K) {
+    case OpKind::kAdd:
+      fn = [](double x, double y) { return x + y; };
+      break;
+    case OpKind::kSub:
+      fn = [](double x, double y) { return x - y; };
+      break;
+    case OpKind::kMul:
+      fn = [](double x, double y) { return x * y; };
+      break;
+    case OpKind::kDiv:
+      fn = is_int ? int_div : [](double x, double y) { return x / y; };
+      break;
+    case OpKind::kMax:
+      fn = [](double x, double y) { return std::max(x, y); };
+      break;
+    case OpKind::kMin:
+      fn = [](double x, double y) { return std::min(x, y); };
+      break;
+    default:
+      break;
+  }
+  if (fn && fold_binary(c, fn)) return;
+  OperandId a = c.operand(0), b = c.operand(1);
+  if (K == OpKind::kPow) b = c.cast(b, c.desc_of(a).data_type);  // ONNX allows another exponent type
+  c.set_out(0, c.add(K, {a, b}));
+}
+
+// Max, Min, Sum, Mean: any number of inputs.
+template <OpKind K>
+void variadic(const NodeCtx& c) {
+  if (c.input_count() == 2 && K != OpKind::kAdd) return binary<K>(c);
+  OperandId acc = c.operand(0);
+  for (size_t i = 1; i < c.input_count(); ++i) acc = c.add(K, {acc, c.operand(i)});
+  if (c.input_count() == 1) acc = c.add(OpKind::kIdentity, {acc});
+  c.set_out(0, acc);
+}
+
+void lower_mean(const NodeCtx& c) {
+  OperandId acc = c.operand(0);
+  for (size_t i = 1; i < c.input_count(); ++i) acc = c.add(OpKind::kAdd, {acc, c.operand(i)});
+  DataType t = c.desc_of(acc).data_type;
+  c.set_out(0, c.add(OpKind::kDiv, {acc, c.scalar(t, double(c.input_count()))}));
+}
+
+template <OpKind K>
+void compare(const NodeCtx& c) {
+  std::function<double(double, double)> fn;
+  switch (K) {
+    case OpKind::kEqual:
+      fn = [](double x, double y) { return double(x == y); };
+      break;
+    case OpKind::kGreater:
+      fn = [](double x, double y) { return double(x > y); };
+      break;
+    case OpKind::kLesser:
+      fn = [](double x, double y) { return double(x < y); };
+      break;
+    default:
+      break;
+  }
+  if (fn && fold_binary(c, fn, true)) return;
+  c.set_out(0, c.add(K, {c.operand(0), c.operand(1)}), true);
+}
+
+template <OpKind K>
+void logical(const NodeCtx& c) {
+  std::vector<OperandId> ins;
+  for (size_t i = 0; i < c.input_count(); ++i) ins.push_back(c.operand(i));
+  c.set_out(0, c.add(K, ins), true);
+}
+
+void lower_not(const NodeCtx& c) {
+  if (foldable(c)) {
+    auto v = c.const_ints(0, "input");
+    for (auto& x : v) x = x == 0;
+    c.set_const_out(0, c.desc(0), bytes_of_int64s(DataType::kUint8, v), true);
+    return;
+  }
+  c.set_out(0, c.add(OpKind::kLogicalNot, {c.operand(0)}), true);
+}
+
+void lower_isinf(const NodeCtx& c) {
+  bool neg = c.attr_i("detect_negative", 1) != 0, pos = c.attr_i("detect_positive", 1) != 0;
+  OperandId x = c.operand(0);
+  OperandId inf = c.add(OpKind::kIsInfinite, {x});
+  if (neg && pos) return c.set_out(0, inf, true);
+  if (!neg && !pos) {
+    OperandId zero = c.add(OpKind::kMul, {inf, c.scalar(DataType::kUint8, 0)});
+    return c.set_out(0, zero, true);
+  }
+  OperandId sign = c.add(pos ? OpKind::kGreater : OpKind::kLesser, {x, c.scalar(c.desc_of(x).data_type, 0)});
+  c.set_out(0, c.add(OpKind::kLogicalAnd, {inf, sign}), true);
+}
+
+void lower_where(const NodeCtx& c) {
+  if (foldable(c) && c.type(1) == c.type(2)) {
+    const Value &cond = c.in(0), &x = c.in(1), &y = c.in(2);
+    auto s1 = broadcast(cond.desc.shape, x.desc.shape);
+    auto shape = s1 ? broadcast(*s1, y.desc.shape) : std::nullopt;
+    if (shape && count_of(*shape) > 0) {
+      auto vc = host_int64s(cond.desc, *cond.data);
+      auto sc = strides_of(cond.desc.shape), sx = strides_of(x.desc.shape), sy = strides_of(y.desc.shape);
+      size_t es = element_size(x.desc.data_type);
+      std::vector<std::byte> out(count_of(*shape) * es);
+      std::vector<uint32_t> idx(shape->size(), 0);
+      for (uint64_t i = 0; i < count_of(*shape); ++i) {
+        bool pick = vc[broadcast_src(cond.desc.shape, sc, idx)] != 0;
+        const Value& v = pick ? x : y;
+        size_t src = broadcast_src(v.desc.shape, pick ? sx : sy, idx);
+        std::memcpy(out.data() + i * es, v.data->data.get() + src * es, es);
+        for (size_t d = idx.size(); d-- > 0;) {
+          if (++idx[d] < (*shape)[d]) break;
+          idx[d] = 0;
+        }
+      }
+      c.set_const_out(0, {x.desc.data_type, *shape}, BufferRef::adopt(std::move(out)), x.is_bool);
+      return;
+    }
+  }
+  c.set_out(0, c.add(OpKind::kWhere, {c.operand(0), c.operand(1), c.operand(2)}), c.in(1).is_bool);
+}
+
+void lower_cast_to(const NodeCtx& c, int32_t to) {
+  bool is_bool = false;
+  std::string name;
+  auto type = webnn_type(to, &is_bool, &name);
+  if (!type) c.unsupported("WebNN has no " + name + " data type");
+  const Value& x = c.in(0);
+  if (foldable(c)) {
+    OperandDescriptor d{*type, x.desc.shape};
+    if (is_bool) {
+      auto v = host_doubles(x.desc, *x.data);
+      std::vector<int64_t> b(v.size());
+      for (size_t i = 0; i < v.size(); ++i) b[i] = v[i] != 0;
+      return c.set_const_out(0, d, bytes_of_int64s(*type, b), true);
+    }
+    if (is_floating_point(x.desc.data_type))
+      return c.set_const_out(0, d, bytes_of_doubles(*type, host_doubles(x.desc, *x.data)));
+    return c.set_const_out(0, d, bytes_of_int64s(*type, host_int64s(x.desc, *x.data)));
+  }
+  OperandId id = c.operand(0);
+  if (is_bool) {
+    if (x.is_bool) return c.set_out(0, c.add(OpKind::kIdentity, {id}), true);
+    return c.set_out(0, c.add(OpKind::kNotEqual, {id, c.scalar(x.desc.data_type, 0)}), true);
+  }
+  c.set_out(0, c.add(OpKind::kCast, {id}, CastAttrs{*type}));
+}
+
+void lower_cast(const NodeCtx& c) {
+  if (!c.has_attr("to")) c.invalid("attribute to is required");
+  lower_cast_to(c, static_cast<int32_t>(c.attr_i("to", 0)));
+}
+
+void lower_cast_like(const NodeCtx& c) {
+  // The target's ONNX type: bool is kept as such.
+  const Value& t = c.in(1);
+  int32_t to = 0;
+  switch (t.desc.data_type) {
+    case DataType::kFloat32:
+      to = onnx::TensorProto::FLOAT;
+      break;
+    case DataType::kFloat16:
+      to = onnx::TensorProto::FLOAT16;
+      break;
+    case DataType::kInt32:
+      to = onnx::TensorProto::INT32;
+      break;
+    case DataType::kUint32:
+      to = onnx::TensorProto::UINT32;
+      break;
+    case DataType::kInt64:
+      to = onnx::TensorProto::INT64;
+      break;
+    case DataType::kUint64:
+      to = onnx::TensorProto::UINT64;
+      break;
+    case DataType::kInt8:
+      to = onnx::TensorProto::INT8;
+      break;
+    case DataType::kUint8:
+      to = t.is_bool ? onnx::TensorProto::BOOL : onnx::TensorProto::UINT8;
+      break;
+  }
+  lower_cast_to(c, to);
+}
+
+void lower_clip(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  if (c.opset < 11) {
+    ClampAttrs a;
+    if (c.has_attr("min")) a.min_value = c.attr_f("min", 0);
+    if (c.has_attr("max")) a.max_value = c.attr_f("max", 0);
+    return c.set_out(0, c.add(OpKind::kClamp, {x}, a));
+  }
+  bool const_bounds = (!c.has_input(1) || c.is_const(1)) && (!c.has_input(2) || c.is_const(2));
+  if (const_bounds) {
+    ClampAttrs a;
+    auto bound = [&](size_t i) {
+      if (is_floating_point(t)) return Number(c.const_doubles(i, "bound").at(0));
+      int64_t v = c.const_ints(i, "bound").at(0);
+      return t == DataType::kUint64 ? Number::from_uint64(uint64_t(v)) : Number::from_int64(v);
+    };
+    if (c.has_input(1)) a.min_value = bound(1);
+    if (c.has_input(2)) a.max_value = bound(2);
+    if (!is_floating_point(t)) {
+      // An integer clamp's default bounds are the type's own range.
+      if (!c.has_input(1) && !c.has_input(2)) return c.set_out(0, c.add(OpKind::kIdentity, {x}));
+      if (!c.has_input(1)) return c.set_out(0, c.add(OpKind::kMin, {x, c.operand(2)}));
+      if (!c.has_input(2)) return c.set_out(0, c.add(OpKind::kMax, {x, c.operand(1)}));
+    }
+    return c.set_out(0, c.add(OpKind::kClamp, {x}, a));
+  }
+  OperandId y = x;
+  if (c.has_input(1)) y = c.add(OpKind::kMax, {y, c.operand(1)});
+  if (c.has_input(2)) y = c.add(OpKind::kMin, {y, c.operand(2)});
+  if (y == x) y = c.add(OpKind::kIdentity, {x});
+  c.set_out(0, y);
+}
+
+void lower_elu(const NodeCtx& c) {
+  c.set_out(0, c.add(OpKind::kElu, {c.operand(0)}, EluAttrs{c.attr_f("alpha", 1.0f)}));
+}
+void lower_leaky_relu(const NodeCtx& c) {
+  c.set_out(0, c.add(OpKind::kLeakyRelu, {c.operand(0)}, LeakyReluAttrs{c.attr_f("alpha", 0.01f)}));
+}
+void lower_hard_sigmoid(const NodeCtx& c) {
+  c.set_out(0, c.add(OpKind::kHardSigmoid, {c.operand(0)},
+                     HardSigmoidAttrs{c.attr_f("alpha", 0.2f), c.attr_f("beta", 0.5f)}));
+}
+void lower_selu(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  OperandId e = c.add(OpKind::kElu, {x}, EluAttrs{c.attr_f("alpha", 1.67326319217681884765625f)});
+  DataType t = c.desc_of(x).data_type;
+  c.set_out(0, c.add(OpKind::kMul, {e, c.scalar(t, c.attr_f("gamma", 1.05070102214813232421875f))}));
+}
+void lower_celu(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  double alpha = c.attr_f("alpha", 1.0f);
+  OperandId e = c.add(OpKind::kElu, {c.add(OpKind::kDiv, {x, c.scalar(t, alpha)})}, EluAttrs{1.0});
+  c.set_out(0, c.add(OpKind::kMul, {e, c.scalar(t, alpha)}));
+}
+void lower_thresholded_relu(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  OperandId above = c.add(OpKind::kGreater, {x, c.scalar(t, c.attr_f("alpha", 1.0f))});
+  c.set_out(0, c.add(OpKind::kWhere, {above, x, c.scalar(t, 0)}));
+}
+void lower_shrink(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  double lambd = c.attr_f("lambd", 0.5f), bias = c.attr_f("bias", 0.0f);
+  OperandId lo = c.add(OpKind::kLesser, {x, c.scalar(t, -lambd)});
+  OperandId hi = c.add(OpKind::kGreater, {x, c.scalar(t, lambd)});
+  OperandId plus = c.add(OpKind::kAdd, {x, c.scalar(t, bias)});
+  OperandId minus = c.add(OpKind::kSub, {x, c.scalar(t, bias)});
+  OperandId inner = c.add(OpKind::kWhere, {hi, minus, c.scalar(t, 0)});
+  c.set_out(0, c.add(OpKind::kWhere, {lo, plus, inner}));
+}
+void lower_mish(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  c.set_out(0, c.add(OpKind::kMul, {x, c.add(OpKind::kTanh, {c.add(OpKind::kSoftplus, {x})})}));
+}
+void lower_prelu(const NodeCtx& c) {
+  OperandId slope = c.operand(1);
+  const Shape& xs = c.desc(0).shape;
+  const Shape& ss = c.desc_of(slope).shape;
+  // Before opset 7 a 1-D slope runs along the channel axis (1), not the last one.
+  if (c.opset < 7 && ss.size() == 1 && xs.size() > 2 && ss[0] == xs[1] && ss[0] != 1) {
+    Shape s(xs.size() - 1, 1);
+    s[0] = ss[0];
+    slope = c.reshape(slope, s);
+  }
+  c.set_out(0, c.add(OpKind::kPrelu, {c.operand(0), slope}));
+}
+
+// Hyperbolic functions from exp, log and sqrt.
+void lower_sinh_cosh(const NodeCtx& c, bool is_cosh) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  OperandId ep = c.add(OpKind::kExp, {x});
+  OperandId en = c.add(OpKind::kExp, {c.add(OpKind::kNeg, {x})});
+  OperandId s = c.add(is_cosh ? OpKind::kAdd : OpKind::kSub, {ep, en});
+  c.set_out(0, c.add(OpKind::kMul, {s, c.scalar(t, 0.5)}));
+}
+void lower_sinh(const NodeCtx& c) { lower_sinh_cosh(c, false); }
+void lower_cosh(const NodeCtx& c) { lower_sinh_cosh(c, true); }
+void lower_asinh_acosh(const NodeCtx& c, bool is_acosh) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  OperandId sq = c.add(OpKind::kMul, {x, x});
+  OperandId r = c.add(OpKind::kSqrt, {c.add(is_acosh ? OpKind::kSub : OpKind::kAdd, {sq, c.scalar(t, 1)})});
+  c.set_out(0, c.add(OpKind::kLog, {c.add(OpKind::kAdd, {x, r})}));
+}
+void lower_asinh(const NodeCtx& c) { lower_asinh_acosh(c, false); }
+void lower_acosh(const NodeCtx& c) { lower_asinh_acosh(c, true); }
+void lower_atanh(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  OperandId num = c.add(OpKind::kAdd, {c.scalar(t, 1), x});
+  OperandId den = c.add(OpKind::kSub, {c.scalar(t, 1), x});
+  c.set_out(0, c.add(OpKind::kMul, {c.add(OpKind::kLog, {c.add(OpKind::kDiv, {num, den})}), c.scalar(t, 0.5)}));
+}
+
+void lower_mod(const NodeCtx& c) {
+  OperandId a = c.operand(0), b = c.operand(1);
+  DataType t = c.desc_of(a).data_type;
+  bool fmod = c.attr_i("fmod", 0) != 0;
+  if (!is_floating_point(t)) c.unsupported("integer Mod: WebNN's integer div does not define the remainder's sign");
+  // fmod: a - trunc(a / b) * b; Mod: a - floor(a / b) * b (the divisor's sign).
+  OperandId q = c.add(OpKind::kDiv, {a, b});
+  if (fmod)
+    q = c.add(OpKind::kMul, {c.add(OpKind::kSign, {q}), c.add(OpKind::kFloor, {c.add(OpKind::kAbs, {q})})});
+  else
+    q = c.add(OpKind::kFloor, {q});
+  c.set_out(0, c.add(OpKind::kSub, {a, c.add(OpKind::kMul, {q, b})}));
+}
+
+// ---- Convolution and pooling ----
+
+// The spatial parameters of a 1-D or 2-D conv or pool, as 2-D (a 1-D op has height 1).
+struct Window {
+  std::vector<int64_t> kernel, strides, dilations, begin, end;
+};
+
+// Attribute values that index or size tensors: in [lo, 2^31 - 1], so that products of two stay
+// within int64.
+const std::vector<int64_t>& in_range(const NodeCtx& c, const std::vector<int64_t>& v, int64_t lo, const char* what) {
+  for (int64_t x : v)
+    if (x < lo || x > int64_t(kMaxDimension))
+      c.invalid(std::string(what) + " value " + std::to_string(x) + " is out of range");
+  return v;
+}
+
+// ONNX pads/auto_pad -> explicit begin/end paddings. `in` are the spatial input sizes.
+Window window_of(const NodeCtx& c, const std::vector<int64_t>& in, const std::vector<int64_t>& kernel,
+                 bool has_dilations) {
+  size_t n = in.size();
+  Window w;
+  w.kernel = in_range(c, kernel, 1, "kernel_shape");
+  w.strides = in_range(c, c.attr_ints("strides"), 1, "strides");
+  if (w.strides.empty()) w.strides.assign(n, 1);
+  w.dilations = has_dilations ? in_range(c, c.attr_ints("dilations"), 1, "dilations") : std::vector<int64_t>{};
+  if (w.dilations.empty()) w.dilations.assign(n, 1);
+  if (w.strides.size() != n || w.dilations.size() != n) c.invalid("strides/dilations do not match the kernel rank");
+  for (size_t i = 0; i < n; ++i)
+    if (w.strides[i] < 1 || w.dilations[i] < 1) c.invalid("strides and dilations must be positive");
+  std::string auto_pad = c.attr_s("auto_pad", "NOTSET");
+  w.begin.assign(n, 0);
+  w.end.assign(n, 0);
+  if (auto_pad == "NOTSET") {
+    auto pads = c.attr_ints("pads");
+    in_range(c, pads, 0, "pads");
+    if (!pads.empty()) {
+      if (pads.size() != 2 * n) c.invalid("pads must have 2 values per spatial axis");
+      for (size_t i = 0; i < n; ++i) {
+        w.begin[i] = pads[i];
+        w.end[i] = pads[i + n];
+        if (w.begin[i] < 0 || w.end[i] < 0) c.unsupported("negative pads");
+      }
+    }
+  } else if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    for (size_t i = 0; i < n; ++i) {
+      int64_t out = (in[i] + w.strides[i] - 1) / w.strides[i];
+      int64_t total = std::max<int64_t>(0, (out - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1 - in[i]);
+      w.begin[i] = auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      w.end[i] = total - w.begin[i];
+    }
+  } else if (auto_pad != "VALID") {
+    c.invalid("unknown auto_pad \"" + auto_pad + "\"");
+  }
+  return w;
+}
+
+std::vector<uint32_t> u32s(const std::vector<int64_t>& v) { return {v.begin(), v.end()}; }
+
+// A 3-D (N, C, L) operand as 4-D (N, C, 1, L); 4-D ones unchanged.
+OperandId to_4d(const NodeCtx& c, OperandId x) {
+  Shape s = c.desc_of(x).shape;
+  if (s.size() == 4) return x;
+  if (s.size() != 3) c.invalid("an operand of rank " + std::to_string(s.size()) + " where rank 3 or 4 is expected");
+  return c.reshape(x, {s[0], s[1], 1, s[2]});
+}
+
+void lower_conv(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r != 3 && r != 4)
+    c.unsupported("WebNN has 1-D (as 2-D) and 2-D convolutions only, input rank " + std::to_string(r));
+  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
+  OperandId x = to_4d(c, c.operand(0));
+  OperandId w = to_4d(c, c.operand(1));
+  const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
+  auto kernel_attr = c.attr_ints("kernel_shape");
+  std::vector<int64_t> in, kernel;
+  if (r == 3) {
+    in = {1, xs[3]};
+    kernel = {1, ws[3]};
+  } else {
+    in = {xs[2], xs[3]};
+    kernel = {ws[2], ws[3]};
+  }
+  auto pad_ints = [&](std::vector<int64_t> v, int64_t def) {
+    if (r == 3) v.insert(v.begin(), def);
+    return v;
+  };
+  // Re-read the window with 1-D attributes widened to 2-D.
+  Window win;
+  {
+    std::vector<int64_t> in1(in.begin() + (r == 3 ? 1 : 0), in.end());
+    std::vector<int64_t> k1(kernel.begin() + (r == 3 ? 1 : 0), kernel.end());
+    if (!kernel_attr.empty() && kernel_attr != k1) c.invalid("kernel_shape does not match the weights");
+    Window w1 = window_of(c, in1, k1, true);
+    win.kernel = kernel;
+    win.strides = pad_ints(w1.strides, 1);
+    win.dilations = pad_ints(w1.dilations, 1);
+    win.begin = pad_ints(w1.begin, 0);
+    win.end = pad_ints(w1.end, 0);
+  }
+  Conv2dAttrs a;
+  a.padding =
+      std::vector<uint32_t>{uint32_t(win.begin[0]), uint32_t(win.end[0]), uint32_t(win.begin[1]), uint32_t(win.end[1])};
+  a.strides = u32s(win.strides);
+  a.dilations = u32s(win.dilations);
+  a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
+  if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
+  OperandId y = c.add(OpKind::kConv2d, {x, w}, a);
+  if (r == 3) {
+    Shape ys = c.desc_of(y).shape;
+    y = c.reshape(y, {ys[0], ys[1], ys[3]});
+  }
+  c.set_out(0, y);
+}
+
+void lower_conv_transpose(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r != 3 && r != 4) c.unsupported("WebNN has 1-D (as 2-D) and 2-D transposed convolutions only");
+  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
+  OperandId x = to_4d(c, c.operand(0));
+  OperandId w = to_4d(c, c.operand(1));
+  const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
+  size_t n = r - 2, off = r == 3 ? 1 : 0;
+  auto widen = [&](std::vector<int64_t> v, int64_t def) {
+    if (v.empty()) v.assign(n, def);
+    if (v.size() != n) c.invalid("an attribute does not match the spatial rank");
+    if (r == 3) v.insert(v.begin(), def);
+    return v;
+  };
+  std::vector<int64_t> in = {xs[2], xs[3]}, kernel = {ws[2], ws[3]};
+  auto strides = widen(in_range(c, c.attr_ints("strides"), 1, "strides"), 1);
+  auto dil = widen(in_range(c, c.attr_ints("dilations"), 1, "dilations"), 1);
+  auto outpad = widen(in_range(c, c.attr_ints("output_padding"), 0, "output_padding"), 0);
+  auto out_shape = in_range(c, c.attr_ints("output_shape"), 1, "output_shape");
+  if (!out_shape.empty() && out_shape.size() < n) c.invalid("output_shape must have one value per spatial axis");
+  std::string auto_pad = c.attr_s("auto_pad", "NOTSET");
+  std::vector<int64_t> begin(2, 0), end(2, 0);
+  if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    std::vector<int64_t> target(2, 1);
+    if (!out_shape.empty()) {
+      if (out_shape.size() > n) out_shape.erase(out_shape.begin(), out_shape.end() - long(n));
+      for (size_t i = 0; i < n; ++i) target[i + off] = out_shape[i];
+    } else {
+      for (size_t i = 0; i < 2; ++i) target[i] = in[i] * strides[i];
+    }
+    for (size_t i = 0; i < 2; ++i) {
+      int64_t total = strides[i] * (in[i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - target[i];
+      if (total < 0) {
+        outpad[i] -= total;  // the output is larger than the kernel covers: extra output padding
+        total = 0;
+      }
+      if (auto_pad == "SAME_UPPER") {
+        begin[i] = total / 2;
+        end[i] = total - total / 2;
+      } else {
+        begin[i] = total - total / 2;
+        end[i] = total / 2;
+      }
+    }
+  } else if (auto_pad == "NOTSET") {
+    auto pads = in_range(c, c.attr_ints("pads"), 0, "pads");
+    if (!pads.empty()) {
+      if (pads.size() != 2 * n) c.invalid("pads must have 2 values per spatial axis");
+      for (size_t i = 0; i < n; ++i) begin[i + off] = pads[i], end[i + off] = pads[i + n];
+    }
+  }
+  for (size_t i = 0; i < 2; ++i)
+    if (begin[i] < 0 || end[i] < 0) c.unsupported("negative pads");
+  ConvTranspose2dAttrs a;
+  a.padding = std::vector<uint32_t>{uint32_t(begin[0]), uint32_t(end[0]), uint32_t(begin[1]), uint32_t(end[1])};
+  a.strides = u32s(strides);
+  a.dilations = u32s(dil);
+  a.output_padding = u32s(outpad);
+  a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
+  if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
+  OperandId y = c.add(OpKind::kConvTranspose2d, {x, w}, a);
+  if (r == 3) {
+    Shape ys = c.desc_of(y).shape;
+    y = c.reshape(y, {ys[0], ys[1], ys[3]});
+  }
+  c.set_out(0, y);
+}
+
+void lower_pool(const NodeCtx& c, OpKind kind) {
+  size_t r = c.rank(0);
+  if (r != 3 && r != 4) c.unsupported("WebNN has 2-D pooling only (input rank " + std::to_string(r) + ")");
+  if (c.wants_output(1)) c.unsupported("WebNN maxPool2d has no Indices output");
+  if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2)
+    c.unsupported("WebNN has only the p = 2 Lp pool (l2Pool2d), p = " + std::to_string(c.attr_i("p", 2)));
+  OperandId x = to_4d(c, c.operand(0));
+  const Shape& xs = c.desc_of(x).shape;
+  size_t n = r - 2;
+  std::vector<int64_t> in(xs.end() - long(n), xs.end());
+  auto kernel = c.attr_ints("kernel_shape");
+  if (kernel.size() != n) c.invalid("kernel_shape must have one value per spatial axis");
+  Window w = window_of(c, in, kernel, kind == OpKind::kMaxPool2d || c.opset >= 19);
+  bool ceil_mode = c.attr_i("ceil_mode", 0) != 0;
+  std::vector<uint32_t> out_sizes;
+  for (size_t i = 0; i < n; ++i) {
+    int64_t span = in[i] + w.begin[i] + w.end[i] - ((kernel[i] - 1) * w.dilations[i] + 1);
+    if (span < 0) c.unsupported("the window is larger than the padded input");
+    int64_t out = ceil_mode ? (span + w.strides[i] - 1) / w.strides[i] + 1 : span / w.strides[i] + 1;
+    // A window must start inside the input or its leading padding.
+    if (ceil_mode && (out - 1) * w.strides[i] >= in[i] + w.begin[i]) --out;
+    out_sizes.push_back(uint32_t(out));
+  }
+  if (kind == OpKind::kAveragePool2d && c.attr_i("count_include_pad", 0) != 0) {
+    bool any = false;
+    for (size_t i = 0; i < n; ++i) any |= w.begin[i] || w.end[i];
+    if (any) {
+      // WebNN's average leaves padding out; ONNX counts it: pad with zeros first.
+      PadAttrs p;
+      p.beginning_padding = {0, 0, n == 2 ? uint32_t(w.begin[0]) : 0, uint32_t(w.begin[n - 1])};
+      p.ending_padding = {0, 0, n == 2 ? uint32_t(w.end[0]) : 0, uint32_t(w.end[n - 1])};
+      x = c.add(OpKind::kPad, {x}, p);
+      for (size_t i = 0; i < n; ++i) {
+        int64_t covered = (int64_t(out_sizes[i]) - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
+        if (covered > in[i] + w.begin[i] + w.end[i])
+          c.unsupported("count_include_pad with ceil_mode windows past the padding");
+        w.begin[i] = w.end[i] = 0;
+      }
+    }
+  }
+  if (n == 1) {
+    kernel.insert(kernel.begin(), 1);
+    w.strides.insert(w.strides.begin(), 1);
+    w.dilations.insert(w.dilations.begin(), 1);
+    w.begin.insert(w.begin.begin(), 0);
+    w.end.insert(w.end.begin(), 0);
+    out_sizes.insert(out_sizes.begin(), 1);
+  }
+  Pool2dAttrs a;
+  a.window_dimensions = u32s(kernel);
+  a.padding = std::vector<uint32_t>{uint32_t(w.begin[0]), uint32_t(w.end[0]), uint32_t(w.begin[1]), uint32_t(w.end[1])};
+  a.strides = u32s(w.strides);
+  a.dilations = u32s(w.dilations);
+  a.output_sizes = out_sizes;
+  OperandId y = c.add(kind, {x}, a);
+  if (r == 3) {
+    Shape ys = c.desc_of(y).shape;
+    y = c.reshape(y, {ys[0], ys[1], ys[3]});
+  }
+  c.set_out(0, y);
+}
+
+void lower_max_pool(const NodeCtx& c) {
+  if (c.attr_i("storage_order", 0) != 0 && c.wants_output(1)) c.unsupported("storage_order");
+  lower_pool(c, OpKind::kMaxPool2d);
+}
+void lower_average_pool(const NodeCtx& c) { lower_pool(c, OpKind::kAveragePool2d); }
+void lower_lp_pool(const NodeCtx& c) { lower_pool(c, OpKind::kL2Pool2d); }
+
+void lower_global_pool(const NodeCtx& c, OpKind kind) {
+  size_t r = c.rank(0);
+  if (r != 3 && r != 4) c.unsupported("WebNN has 2-D pooling only (input rank " + std::to_string(r) + ")");
+  if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2) c.unsupported("WebNN has only the p = 2 Lp pool");
+  OperandId x = to_4d(c, c.operand(0));
+  OperandId y = c.add(kind, {x}, Pool2dAttrs{});
+  if (r == 3) {
+    Shape ys = c.desc_of(y).shape;
+    y = c.reshape(y, {ys[0], ys[1], 1});
+  }
+  c.set_out(0, y);
+}
+void lower_global_average_pool(const NodeCtx& c) { lower_global_pool(c, OpKind::kAveragePool2d); }
+void lower_global_max_pool(const NodeCtx& c) { lower_global_pool(c, OpKind::kMaxPool2d); }
+void lower_global_lp_pool(const NodeCtx& c) { lower_global_pool(c, OpKind::kL2Pool2d); }
+
+// ---- Normalization ----
+
+void lower_batch_norm(const NodeCtx& c) {
+  if (c.attr_i("training_mode", 0) != 0) c.unsupported("training mode is outside the WebNN specification");
+  for (size_t i = 1; i < c.output_count(); ++i)
+    if (c.wants_output(i)) c.unsupported("the training outputs (running mean and variance) are not supported");
+  if (c.opset < 9 && c.attr_i("spatial", 1) == 0) c.unsupported("spatial = 0 is not supported");
+  BatchNormalizationAttrs a;
+  a.scale = OperandRef{c.operand(1)};
+  a.bias = OperandRef{c.operand(2)};
+  a.epsilon = c.attr_f("epsilon", 1e-5f);
+  a.axis = 1;
+  c.set_out(0, c.add(OpKind::kBatchNormalization, {c.operand(0), c.operand(3), c.operand(4)}, a));
+}
+
+void lower_instance_norm(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r != 3 && r != 4) c.unsupported("WebNN instanceNormalization takes 4-D inputs, rank " + std::to_string(r));
+  OperandId x = c.operand(0);
+  Shape s = c.desc_of(x).shape;
+  if (r == 3) x = c.reshape(x, {s[0], s[1], s[2], 1});
+  InstanceNormalizationAttrs a;
+  a.scale = OperandRef{c.operand(1)};
+  a.bias = OperandRef{c.operand(2)};
+  a.epsilon = c.attr_f("epsilon", 1e-5f);
+  OperandId y = c.add(OpKind::kInstanceNormalization, {x}, a);
+  c.set_out(0, c.reshape(y, s));
+}
+
+void lower_layer_norm(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  uint32_t axis = c.axis(c.attr_i("axis", -1), r);
+  LayerNormalizationAttrs a;
+  std::vector<uint32_t> axes;
+  for (uint32_t i = axis; i < r; ++i) axes.push_back(i);
+  a.axes = axes;
+  a.epsilon = c.attr_f("epsilon", 1e-5f);
+  a.scale = OperandRef{c.operand(1)};
+  if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
+  c.set_out(0, c.add(OpKind::kLayerNormalization, {c.operand(0)}, a));
+  if (c.wants_output(1) || c.wants_output(2)) {
+    // Mean and InvStdDev, computed in float32 (stash_type 1).
+    if (c.type(0) != DataType::kFloat32 || c.attr_i("stash_type", 1) != 1)
+      c.unsupported("the Mean and InvStdDev outputs of a tensor other than float32");
+    OperandId x = c.operand(0);
+    ReduceAttrs ra;
+    ra.axes = axes;
+    ra.keep_dimensions = true;
+    OperandId mean = c.add(OpKind::kReduceMean, {x}, ra);
+    OperandId d = c.add(OpKind::kSub, {x, mean});
+    OperandId var = c.add(OpKind::kReduceMean, {c.add(OpKind::kMul, {d, d})}, ra);
+    OperandId eps = c.scalar(DataType::kFloat32, a.epsilon);
+    c.set_out(1, mean);
+    c.set_out(2, c.add(OpKind::kReciprocal, {c.add(OpKind::kSqrt, {c.add(OpKind::kAdd, {var, eps})})}));
+  }
+}
+
+void lower_lrn(const NodeCtx& c) {
+  // y = x / (bias + alpha / size * sum over a window of channels of x^2) ^ beta, the window sum
+  // as an average pool over channels (padded with zeros, counted: pad first).
+  if (c.rank(0) != 4) c.unsupported("LRN on a rank other than 4");
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  Shape s = c.desc_of(x).shape;
+  int64_t size = c.attr_i("size", 0);
+  if (size < 1) c.invalid("size must be positive");
+  double alpha = c.attr_f("alpha", 1e-4f), beta = c.attr_f("beta", 0.75f), bias = c.attr_f("bias", 1.0f);
+  uint32_t lo = uint32_t((size - 1) / 2), hi = uint32_t(size - 1 - (size - 1) / 2);
+  OperandId sq = c.add(OpKind::kMul, {x, x});
+  // [N, C, H, W] -> [N, 1, C, H*W]: a window of `size` along the height.
+  OperandId v = c.reshape(sq, {s[0], 1, s[1], s[2] * s[3]});
+  PadAttrs p;
+  p.beginning_padding = {0, 0, lo, 0};
+  p.ending_padding = {0, 0, hi, 0};
+  v = c.add(OpKind::kPad, {v}, p);
+  Pool2dAttrs pa;
+  pa.window_dimensions = std::vector<uint32_t>{uint32_t(size), 1};
+  v = c.add(OpKind::kAveragePool2d, {v}, pa);  // the mean of `size` squares
+  v = c.reshape(v, s);
+  OperandId d = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {v, c.scalar(t, alpha)}), c.scalar(t, bias)});
+  d = c.add(OpKind::kPow, {d, c.scalar(t, beta)});
+  c.set_out(0, c.add(OpKind::kDiv, {x, d}));
+}
+
+// ---- Matrix multiplication ----
+
+void lower_gemm(const NodeCtx& c) {
+  GemmAttrs a;
+  a.alpha = c.attr_f("alpha", 1.0f);
+  a.beta = c.attr_f("beta", 1.0f);
+  a.a_transpose = c.attr_i("transA", 0) != 0;
+  a.b_transpose = c.attr_i("transB", 0) != 0;
+  if (c.has_input(2)) a.c = OperandRef{c.operand(2)};
+  c.set_out(0, c.add(OpKind::kGemm, {c.operand(0), c.operand(1)}, a));
+}
+
+void lower_matmul(const NodeCtx& c) {
+  OperandId a = c.operand(0), b = c.operand(1);
+  Shape as = c.desc_of(a).shape, bs = c.desc_of(b).shape;
+  if (as.empty() || bs.empty()) c.invalid("MatMul of a scalar");
+  bool a1 = as.size() == 1, b1 = bs.size() == 1;
+  if (a1) a = c.reshape(a, {1, as[0]});
+  if (b1) b = c.reshape(b, {bs[0], 1});
+  OperandId y = c.add(OpKind::kMatmul, {a, b});
+  if (a1 || b1) {
+    Shape ys = c.desc_of(y).shape;
+    Shape out(ys.begin(), ys.end() - 2);
+    if (!a1) out.push_back(ys[ys.size() - 2]);
+    if (!b1) out.push_back(ys.back());
+    y = out.empty() ? c.reshape(y, {}) : c.reshape(y, out);
+  }
+  c.set_out(0, y);
+}
+
+// ---- Softmax ----
+
+// Softmax-like ops: opset < 13 work on the input flattened to 2-D at `axis`.
+void lower_softmax_family(const NodeCtx& c, bool log) {
+  OperandId x = c.operand(0);
+  Shape s = c.desc_of(x).shape;
+  size_t r = s.size();
+  int64_t axis_attr = c.attr_i("axis", c.opset < 13 ? 1 : -1);
+  uint32_t axis = c.axis(axis_attr, r);
+  OperandId v = x;
+  if (c.opset < 13) {
+    uint32_t rows = 1, cols = 1;
+    for (size_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[i];
+    v = c.reshape(x, {rows, cols});
+    axis = 1;
+  }
+  OperandId y;
+  if (!log) {
+    y = c.add(OpKind::kSoftmax, {v}, SoftmaxAttrs{axis});
+  } else {
+    ReduceAttrs ra;
+    ra.axes = std::vector<uint32_t>{axis};
+    ra.keep_dimensions = true;
+    OperandId shifted = c.add(OpKind::kSub, {v, c.add(OpKind::kReduceMax, {v}, ra)});
+    OperandId lse = c.add(OpKind::kLog, {c.add(OpKind::kReduceSum, {c.add(OpKind::kExp, {shifted})}, ra)});
+    y = c.add(OpKind::kSub, {shifted, lse});
+  }
+  c.set_out(0, c.reshape(y, s));
+}
+void lower_softmax(const NodeCtx& c) { lower_softmax_family(c, false); }
+
+// Hardmax: 1 where argMax along the axis points, else 0 (opset < 13: the input flattened to 2-D
+// at the axis). Equal values: ONNX takes the first; WebNN leaves argMax's choice implementation
+// dependent (both backends here take the first).
+void lower_hardmax(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  Shape s = c.desc_of(x).shape;
+  size_t r = s.size();
+  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 13 ? 1 : -1), r);
+  OperandId v = x;
+  if (c.opset < 13) {
+    uint32_t rows = 1, cols = 1;
+    for (size_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[i];
+    v = c.reshape(x, {rows, cols});
+    axis = 1;
+  }
+  Shape vs = c.desc_of(v).shape;
+  ArgMinMaxAttrs a;
+  a.axis = axis;
+  a.keep_dimensions = true;
+  a.output_data_type = DataType::kInt32;
+  OperandId am = c.add(OpKind::kArgMax, {v}, a);
+  Shape iota_shape(vs.size(), 1);
+  iota_shape[axis] = vs[axis];
+  std::vector<int64_t> iota(vs[axis]);
+  std::iota(iota.begin(), iota.end(), 0);
+  OperandId positions = c.constant({DataType::kInt32, iota_shape}, bytes_of_int64s(DataType::kInt32, iota));
+  OperandId hot = c.cast(c.add(OpKind::kEqual, {positions, am}), c.desc_of(x).data_type);
+  // The comparison broadcasts to the input's shape only along the axis: expand to the full shape.
+  if (c.desc_of(hot).shape != vs) hot = c.add(OpKind::kExpand, {hot}, ExpandAttrs{vs});
+  c.set_out(0, c.reshape(hot, s));
+}
+void lower_log_softmax(const NodeCtx& c) { lower_softmax_family(c, true); }
+
+// ---- Reductions ----
+
+template <OpKind K>
+void reduce(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  // Axes moved from an attribute to an input: ReduceSum at opset 13, the others at 18.
+  bool axes_input = c.op_type() == "ReduceSum" ? c.opset >= 13 : c.opset >= 18;
+  std::vector<int64_t> axes;
+  if (axes_input) {
+    if (c.has_input(1)) axes = c.const_ints(1, "axes");
+  } else {
+    axes = c.attr_ints("axes");
+  }
+  ReduceAttrs a;
+  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
+  if (axes.empty()) {
+    if (c.attr_i("noop_with_empty_axes", 0) != 0) return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
+  } else {
+    auto n = norm_axes(c, axes, r);
+    std::sort(n.begin(), n.end());
+    a.axes = n;
+  }
+  c.set_out(0, c.add(K, {c.operand(0)}, a));
+}
+
+template <OpKind K>
+void arg_reduce(const NodeCtx& c) {
+  if (c.attr_i("select_last_index", 0) != 0)
+    c.unsupported("select_last_index = 1: WebNN leaves the index of equal values implementation dependent");
+  ArgMinMaxAttrs a;
+  a.axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
+  a.output_data_type = DataType::kInt64;
+  c.set_out(0, c.add(K, {c.operand(0)}, a));
+}
+
+// ---- Shape and movement ----
+
+void lower_shape(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  int64_t r = int64_t(s.size());
+  int64_t start = c.attr_i("start", 0), end = c.attr_i("end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  std::vector<int64_t> dims;
+  for (int64_t i = start; i < end; ++i) dims.push_back(s[size_t(i)]);
+  c.set_const_out(0, {DataType::kInt64, {uint32_t(dims.size())}}, bytes_of_int64s(DataType::kInt64, dims));
+}
+
+void lower_size(const NodeCtx& c) {
+  c.set_const_out(0, {DataType::kInt64, {}}, bytes_of_int64s(DataType::kInt64, {int64_t(count_of(c.desc(0).shape))}));
+}
+
+void lower_reshape(const NodeCtx& c) {
+  std::vector<int64_t> shape = c.opset < 5 ? c.attr_ints("shape") : c.const_ints(1, "shape");
+  const Shape& in = c.desc(0).shape;
+  bool allow_zero = c.attr_i("allowzero", 0) != 0;
+  Shape out;
+  int64_t infer = -1;
+  uint64_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    int64_t d = shape[i];
+    if (d == 0 && !allow_zero) {
+      if (i >= in.size()) c.invalid("shape copies dimension " + std::to_string(i) + " the input lacks");
+      d = in[i];
+    }
+    if (d == -1) {
+      if (infer >= 0) c.invalid("more than one -1 in the shape");
+      infer = int64_t(i);
+      out.push_back(1);
+      continue;
+    }
+    if (d <= 0) c.unsupported("shape value " + std::to_string(d) + " (WebNN has no empty tensors)");
+    out.push_back(uint32_t(d));
+    known *= uint64_t(d);
+  }
+  uint64_t total = count_of(in);
+  if (infer >= 0) {
+    if (known == 0 || total % known) c.invalid("the shape does not divide the input's element count");
+    out[size_t(infer)] = uint32_t(total / known);
+  }
+  if (count_of(out) != total) c.invalid("the shape holds another element count than the input");
+  reshaped(c, out);
+}
+
+void lower_flatten(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  int64_t r = int64_t(s.size());
+  int64_t axis = c.attr_i("axis", 1);
+  if (axis < 0) axis += r;
+  if (axis < 0 || axis > r) c.invalid("axis out of range");
+  uint32_t rows = 1, cols = 1;
+  for (int64_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[size_t(i)];
+  reshaped(c, {rows, cols});
+}
+
+std::vector<int64_t> axes_arg(const NodeCtx& c, int64_t input_from_opset) {
+  if (c.opset >= input_from_opset) return c.has_input(1) ? c.const_ints(1, "axes") : std::vector<int64_t>{};
+  return c.attr_ints("axes");
+}
+
+void lower_squeeze(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  auto axes = norm_axes(c, axes_arg(c, 13), s.size());
+  Shape out;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool drop = axes.empty() ? s[i] == 1 : std::find(axes.begin(), axes.end(), i) != axes.end();
+    if (drop && s[i] != 1)
+      c.invalid("cannot squeeze dimension " + std::to_string(i) + " of size " + std::to_string(s[i]));
+    if (!drop) out.push_back(s[i]);
+  }
+  reshaped(c, out);
+}
+
+void lower_unsqueeze(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  auto raw = axes_arg(c, 13);
+  size_t r = s.size() + raw.size();
+  auto axes = norm_axes(c, raw, r);
+  Shape out;
+  size_t j = 0;
+  for (size_t i = 0; i < r; ++i) {
+    if (std::find(axes.begin(), axes.end(), i) != axes.end())
+      out.push_back(1);
+    else
+      out.push_back(s.at(j++));
+  }
+  reshaped(c, out);
+}
+
+void lower_transpose(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  auto p = c.attr_ints("perm");
+  std::vector<uint32_t> perm;
+  if (p.empty())
+    for (size_t i = r; i-- > 0;) perm.push_back(uint32_t(i));
+  else
+    perm = norm_axes(c, p, r);
+  if (perm.size() != r) c.invalid("perm must have one value per axis");
+  const Value& x = c.in(0);
+  if (foldable(c)) {
+    Shape out;
+    for (uint32_t a : perm) out.push_back(x.desc.shape[a]);
+    auto st = strides_of(x.desc.shape);
+    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
+      size_t s = 0;
+      for (size_t i = 0; i < r; ++i) s += idx[i] * st[perm[i]];
+      return s;
+    });
+    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+  }
+  OperandId id = c.operand(0);
+  c.set_out(0, c.add(OpKind::kTranspose, {id}, TransposeAttrs{perm}), x.is_bool);
+}
+
+void lower_concat(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 4 ? 1 : 0), r);
+  if (foldable(c)) {
+    const Value& first = c.in(0);
+    Shape out = first.desc.shape;
+    out[axis] = 0;
+    for (size_t i = 0; i < c.input_count(); ++i) {
+      const Shape& s = c.desc(i).shape;
+      if (s.size() != r || c.type(i) != first.desc.data_type) c.invalid("inputs of different ranks or types");
+      out[axis] += s[axis];
+    }
+    // Outer blocks: every input contributes its slab of size s[axis] * inner per outer index.
+    size_t es = element_size(first.desc.data_type);
+    uint64_t outer = 1, inner = 1;
+    for (size_t i = 0; i < axis; ++i) outer *= out[i];
+    for (size_t i = axis + 1; i < r; ++i) inner *= out[i];
+    std::vector<std::byte> bytes(count_of(out) * es);
+    size_t pos = 0;
+    for (uint64_t o = 0; o < outer; ++o)
+      for (size_t i = 0; i < c.input_count(); ++i) {
+        size_t slab = c.desc(i).shape[axis] * inner * es;
+        std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
+        pos += slab;
+      }
+    if (count_of(out) > 0) return c.set_const_out(0, {first.desc.data_type, out}, BufferRef::adopt(std::move(bytes)));
+  }
+  std::vector<OperandId> ins;
+  for (size_t i = 0; i < c.input_count(); ++i) ins.push_back(c.operand(i));
+  c.set_out(0, c.add(OpKind::kConcat, ins, ConcatAttrs{axis}), c.in(0).is_bool);
+}
+
+void lower_split(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  uint32_t axis = c.axis(c.attr_i("axis", 0), r);
+  std::vector<int64_t> split =
+      c.opset >= 13 ? (c.has_input(1) ? c.const_ints(1, "split") : std::vector<int64_t>{}) : c.attr_ints("split");
+  uint32_t dim = c.desc(0).shape[axis];
+  SplitAttrs a;
+  a.axis = axis;
+  size_t n = c.output_count();
+  if (split.empty()) {
+    int64_t parts = c.has_attr("num_outputs") ? c.attr_i("num_outputs", 1) : int64_t(n);
+    if (parts < 1) c.invalid("no outputs");
+    if (dim % parts == 0) {
+      a.splits = uint32_t(parts);
+    } else {
+      // opset 18: the last part is smaller.
+      uint32_t size = uint32_t((dim + parts - 1) / parts);
+      std::vector<uint32_t> sizes;
+      for (uint32_t left = dim; left > 0; left -= std::min(left, size)) sizes.push_back(std::min(left, size));
+      a.splits = sizes;
+    }
+  } else {
+    a.splits = to_u32(c, split, "split");
+  }
+  auto outs = c.add_multi(OpKind::kSplit, {c.operand(0)}, a);
+  if (outs.size() != n) c.invalid("the number of outputs does not match the split");
+  for (size_t i = 0; i < n; ++i) c.set_out(i, outs[i], c.in(0).is_bool);
+}
+
+void lower_slice(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  size_t r = s.size();
+  std::vector<int64_t> starts, ends, axes, steps;
+  if (c.opset < 10) {
+    starts = c.attr_ints("starts");
+    ends = c.attr_ints("ends");
+    axes = c.attr_ints("axes");
+  } else {
+    starts = c.const_ints(1, "starts");
+    ends = c.const_ints(2, "ends");
+    if (c.has_input(3)) axes = c.const_ints(3, "axes");
+    if (c.has_input(4)) steps = c.const_ints(4, "steps");
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i) axes.push_back(int64_t(i));
+  if (steps.empty()) steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    c.invalid("starts, ends, axes and steps differ in length");
+  // counts: output elements per axis; sizes: WebNN's input extent, (count - 1) * stride + 1.
+  std::vector<uint32_t> st(r, 0), sizes(s.begin(), s.end()), counts(s.begin(), s.end()), strides(r, 1), reverse_axes;
+  for (size_t i = 0; i < starts.size(); ++i) {
+    uint32_t ax = c.axis(axes[i], r);
+    int64_t dim = s[ax], step = steps[i];
+    if (step == 0) c.invalid("a step of 0");
+    int64_t b = starts[i], e = ends[i];
+    if (b < 0) b += dim;
+    if (e < 0) e += dim;
+    int64_t size;
+    if (step > 0) {
+      b = std::clamp<int64_t>(b, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+      size = e > b ? (e - b + step - 1) / step : 0;
+    } else {
+      b = std::clamp<int64_t>(b, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+      size = b > e ? (b - e + (-step) - 1) / (-step) : 0;
+      reverse_axes.push_back(ax);
+      b = dim - 1 - b;  // the same elements, counted from the reversed axis
+      step = -step;
+    }
+    if (size == 0) c.unsupported("the slice is empty (WebNN has no empty tensors)");
+    st[ax] = uint32_t(b);
+    counts[ax] = uint32_t(size);
+    sizes[ax] = uint32_t((size - 1) * step + 1);
+    strides[ax] = uint32_t(step);
+  }
+  const Value& x = c.in(0);
+  if (x.data && !x.id && count_of(s) <= kMaxFoldElements) {
+    auto sst = strides_of(s);
+    Shape out(counts.begin(), counts.end());
+    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
+      size_t off = 0;
+      for (size_t d = 0; d < r; ++d) {
+        int64_t i = st[d] + int64_t(idx[d]) * strides[d];
+        if (std::find(reverse_axes.begin(), reverse_axes.end(), d) != reverse_axes.end()) i = s[d] - 1 - i;
+        off += size_t(i) * sst[d];
+      }
+      return off;
+    });
+    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+  }
+  OperandId id = c.operand(0);
+  if (!reverse_axes.empty()) id = c.add(OpKind::kReverse, {id}, ReverseAttrs{reverse_axes});
+  SliceAttrs a;
+  a.starts = st;
+  a.sizes = sizes;
+  a.strides = strides;
+  c.set_out(0, c.add(OpKind::kSlice, {id}, a), x.is_bool);
+}
+
+void lower_pad(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  std::vector<int64_t> pads;
+  Number value = 0.0;
+  DataType t = c.type(0);
+  if (c.opset < 11) {
+    pads = c.opset < 2 ? c.attr_ints("paddings") : c.attr_ints("pads");
+    value = c.attr_f("value", 0.0f);
+  } else {
+    pads = c.const_ints(1, "pads");
+    if (c.has_input(2)) {
+      if (is_floating_point(t))
+        value = c.const_doubles(2, "constant_value").at(0);
+      else
+        value = Number::from_int64(c.const_ints(2, "constant_value").at(0));
+    }
+  }
+  std::vector<uint32_t> axes;
+  if (c.has_input(3)) {
+    axes = norm_axes(c, c.const_ints(3, "axes"), r);
+  } else {
+    for (size_t i = 0; i < r; ++i) axes.push_back(uint32_t(i));
+  }
+  if (pads.size() != 2 * axes.size()) c.invalid("pads must have 2 values per axis");
+  std::string mode = c.attr_s("mode", "constant");
+  PadAttrs a;
+  a.beginning_padding.assign(r, 0);
+  a.ending_padding.assign(r, 0);
+  if (mode == "constant")
+    a.mode = PaddingMode::kConstant;
+  else if (mode == "edge")
+    a.mode = PaddingMode::kEdge;
+  else if (mode == "reflect")
+    a.mode = PaddingMode::kReflection;
+  else
+    c.unsupported("pad mode \"" + mode + "\" has no WebNN equivalent");
+  a.value = value;
+  // Negative pads crop: a slice first.
+  SliceAttrs crop;
+  crop.starts.assign(r, 0);
+  crop.sizes = c.desc(0).shape;
+  bool cropping = false;
+  for (size_t i = 0; i < axes.size(); ++i) {
+    int64_t b = pads[i], e = pads[i + axes.size()];
+    uint32_t ax = axes[i];
+    if (b < 0) crop.starts[ax] = uint32_t(-b), crop.sizes[ax] -= uint32_t(-b), cropping = true, b = 0;
+    if (e < 0) crop.sizes[ax] -= uint32_t(-e), cropping = true, e = 0;
+    a.beginning_padding[ax] = uint32_t(b);
+    a.ending_padding[ax] = uint32_t(e);
+  }
+  OperandId x = c.operand(0);
+  if (cropping) x = c.add(OpKind::kSlice, {x}, crop);
+  c.set_out(0, c.add(OpKind::kPad, {x}, a));
+}
+
+void lower_expand(const NodeCtx& c) {
+  auto shape = c.const_ints(1, "shape");
+  Shape target = to_u32(c, shape, "shape");
+  auto out = broadcast(c.desc(0).shape, target);
+  if (!out) c.invalid("the shape does not broadcast with the input");
+  const Value& x = c.in(0);
+  if (x.data && !x.id && count_of(*out) <= kMaxFoldElements) {
+    auto st = strides_of(x.desc.shape);
+    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, *out, [&](const std::vector<uint32_t>& idx) {
+      return broadcast_src(x.desc.shape, st, idx);
+    });
+    return c.set_const_out(0, {x.desc.data_type, *out}, data, x.is_bool);
+  }
+  OperandId id = c.operand(0);
+  if (c.desc_of(id).shape == *out) return c.set_out(0, c.add(OpKind::kIdentity, {id}), x.is_bool);
+  c.set_out(0, c.add(OpKind::kExpand, {id}, ExpandAttrs{*out}), x.is_bool);
+}
+
+void lower_tile(const NodeCtx& c) {
+  auto reps = to_u32(c, c.const_ints(1, "repeats"), "repeats");
+  for (uint32_t rep : reps)
+    if (rep == 0) c.unsupported("a repeat of 0 (WebNN has no empty tensors)");
+  c.set_out(0, c.add(OpKind::kTile, {c.operand(0)}, TileAttrs{reps}), c.in(0).is_bool);
+}
+
+void lower_gather(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  uint32_t axis = c.axis(c.attr_i("axis", 0), r);
+  const Value& x = c.in(0);
+  if (foldable(c)) {
+    auto idx = c.const_ints(1, "indices");
+    const Shape& is = c.desc(1).shape;
+    uint32_t dim = x.desc.shape[axis];
+    for (auto& i : idx) {
+      if (i < -int64_t(dim) || i >= int64_t(dim)) c.invalid("index " + std::to_string(i) + " is out of range");
+      if (i < 0) i += dim;
+    }
+    Shape out(x.desc.shape.begin(), x.desc.shape.begin() + axis);
+    out.insert(out.end(), is.begin(), is.end());
+    out.insert(out.end(), x.desc.shape.begin() + axis + 1, x.desc.shape.end());
+    auto xst = strides_of(x.desc.shape), ist = strides_of(is);
+    if (count_of(out) > 0) {
+      BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& o) {
+        size_t ii = 0;
+        for (size_t d = 0; d < is.size(); ++d) ii += o[axis + d] * ist[d];
+        size_t s = 0;
+        for (size_t d = 0; d < axis; ++d) s += o[d] * xst[d];
+        s += size_t(idx[ii]) * xst[axis];
+        for (size_t d = axis + 1; d < r; ++d) s += o[d + is.size() - 1] * xst[d];
+        return s;
+      });
+      return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+    }
+  }
+  c.set_out(0, c.add(OpKind::kGather, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), x.is_bool);
+}
+
+void lower_gather_elements(const NodeCtx& c) {
+  uint32_t axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  c.set_out(0, c.add(OpKind::kGatherElements, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), c.in(0).is_bool);
+}
+
+void lower_gather_nd(const NodeCtx& c) {
+  if (c.attr_i("batch_dims", 0) != 0) c.unsupported("batch_dims other than 0: WebNN gatherND has no batch dimensions");
+  c.set_out(0, c.add(OpKind::kGatherNd, {c.operand(0), c.operand(1)}), c.in(0).is_bool);
+}
+
+void lower_scatter_elements(const NodeCtx& c) {
+  std::string red = c.attr_s("reduction", "none");
+  if (red != "none") c.unsupported("reduction \"" + red + "\": WebNN scatterElements only replaces");
+  uint32_t axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  c.set_out(0, c.add(OpKind::kScatterElements, {c.operand(0), c.operand(1), c.operand(2)}, ScatterAttrs{axis}),
+            c.in(0).is_bool);
+}
+
+void lower_scatter_nd(const NodeCtx& c) {
+  std::string red = c.attr_s("reduction", "none");
+  if (red != "none") c.unsupported("reduction \"" + red + "\": WebNN scatterND only replaces");
+  c.set_out(0, c.add(OpKind::kScatterNd, {c.operand(0), c.operand(1), c.operand(2)}), c.in(0).is_bool);
+}
+
+void lower_depth_to_space(const NodeCtx& c) {
+  if (c.rank(0) != 4) c.invalid("input must be 4-D");
+  Shape s = c.desc(0).shape;
+  uint32_t b = uint32_t(c.attr_i("blocksize", 0));
+  if (b == 0 || s[1] % (b * b)) c.invalid("blocksize must divide the channels");
+  uint32_t n = s[0], ch = s[1] / (b * b), h = s[2], w = s[3];
+  bool crd = c.attr_s("mode", "DCR") == "CRD";
+  OperandId x = c.operand(0);
+  OperandId t;
+  if (crd) {
+    t = c.transpose(c.reshape(x, {n, ch, b, b, h, w}), {0, 1, 4, 2, 5, 3});
+  } else {
+    t = c.transpose(c.reshape(x, {n, b, b, ch, h, w}), {0, 3, 4, 1, 5, 2});
+  }
+  c.set_out(0, c.reshape(t, {n, ch, h * b, w * b}));
+}
+
+void lower_space_to_depth(const NodeCtx& c) {
+  if (c.rank(0) != 4) c.invalid("input must be 4-D");
+  Shape s = c.desc(0).shape;
+  uint32_t b = uint32_t(c.attr_i("blocksize", 0));
+  if (b == 0 || s[2] % b || s[3] % b) c.invalid("blocksize must divide the height and width");
+  uint32_t n = s[0], ch = s[1], h = s[2] / b, w = s[3] / b;
+  OperandId t = c.transpose(c.reshape(c.operand(0), {n, ch, h, b, w, b}), {0, 3, 5, 1, 2, 4});
+  c.set_out(0, c.reshape(t, {n, ch * b * b, h, w}));
+}
+
+void lower_trilu(const NodeCtx& c) {
+  TriangularAttrs a;
+  a.upper = c.attr_i("upper", 1) != 0;
+  if (c.has_input(1)) {
+    int64_t k = c.const_ints(1, "k").at(0);
+    a.diagonal = int32_t(std::clamp<int64_t>(k, INT32_MIN, INT32_MAX));
+  }
+  c.set_out(0, c.add(OpKind::kTriangular, {c.operand(0)}, a));
+}
+
+void lower_cumsum(const NodeCtx& c) {
+  CumulativeSumAttrs a;
+  a.axis = c.axis(c.const_ints(1, "axis").at(0), c.rank(0));
+  a.exclusive = c.attr_i("exclusive", 0) != 0;
+  a.reversed = c.attr_i("reverse", 0) != 0;
+  c.set_out(0, c.add(OpKind::kCumulativeSum, {c.operand(0)}, a));
+}
+
+// ---- Resampling ----
+
+// Resize/Upsample of the last two axes (or any two consecutive axes) by WebNN resample2d, whose
+// coordinates are ONNX's half_pixel (and, for integral scales with nearest, asymmetric/floor).
+void resample(const NodeCtx& c, const std::string& mode, const std::string& coord, const std::string& nearest_mode,
+              const std::vector<double>& scales, std::vector<int64_t> sizes) {
+  const Shape& s = c.desc(0).shape;
+  size_t r = s.size();
+  std::vector<uint32_t> out(s.begin(), s.end());
+  std::vector<uint32_t> axes;
+  std::vector<double> sc(r, 1.0);
+  for (size_t i = 0; i < r; ++i) {
+    if (!sizes.empty()) {
+      out[i] = uint32_t(sizes[i]);
+      sc[i] = double(sizes[i]) / s[i];
+    } else {
+      sc[i] = scales[i];
+      out[i] = uint32_t(std::floor(s[i] * scales[i]));
+      // WebNN's coordinates use outputSize / inputSize; ONNX uses the scale: they agree when the
+      // output size is exact.
+      if (double(out[i]) != s[i] * scales[i])
+        c.unsupported("a scale that does not give a whole output size (WebNN's coordinates use the size ratio)");
+    }
+    if (out[i] == 0) c.unsupported("an empty output");
+    if (out[i] != s[i]) axes.push_back(uint32_t(i));
+  }
+  if (axes.empty()) return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
+  if (axes.size() == 1)
+    axes = axes[0] + 1 < r ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
+  if (axes.size() != 2 || axes[1] != axes[0] + 1)
+    c.unsupported("resizing other than two consecutive axes (WebNN resample2d scales two axes)");
+  Resample2dAttrs a;
+  a.axes = axes;
+  a.sizes = std::vector<uint32_t>{out[axes[0]], out[axes[1]]};
+  bool integral_up = true;
+  for (uint32_t ax : axes) integral_up &= out[ax] % s[ax] == 0;
+  if (mode == "nearest") {
+    a.mode = InterpolationMode::kNearestNeighbor;
+    bool half_pixel = (coord == "half_pixel" || coord == "pytorch_half_pixel") && nearest_mode == "round_prefer_floor";
+    bool asym_floor = coord == "asymmetric" && nearest_mode == "floor" && integral_up;
+    if (!half_pixel && !asym_floor)
+      c.unsupported("nearest resize with coordinate_transformation_mode \"" + coord + "\" and nearest_mode \"" +
+                    nearest_mode + "\" (WebNN rounds half_pixel coordinates down at halves)");
+  } else if (mode == "linear" || mode == "bilinear") {
+    a.mode = InterpolationMode::kLinear;
+    bool ok = coord == "half_pixel" || (coord == "pytorch_half_pixel" && out[axes[0]] > 1 && out[axes[1]] > 1);
+    bool identity_like = coord == "asymmetric" && false;
+    if (!ok && !identity_like)
+      c.unsupported("linear resize with coordinate_transformation_mode \"" + coord +
+                    "\" (WebNN's linear mode is half_pixel)");
+  } else {
+    c.unsupported("resize mode \"" + mode + "\" (WebNN has nearest-neighbor and linear)");
+  }
+  c.set_out(0, c.add(OpKind::kResample2d, {c.operand(0)}, a));
+}
+
+void lower_resize(const NodeCtx& c) {
+  std::string mode = c.attr_s("mode", "nearest");
+  std::string coord = c.opset >= 11 ? c.attr_s("coordinate_transformation_mode", "half_pixel") : "asymmetric";
+  std::string nearest = c.opset >= 11 ? c.attr_s("nearest_mode", "round_prefer_floor") : "floor";
+  if (c.attr_i("antialias", 0) != 0) c.unsupported("antialias");
+  if (c.has_attr("axes")) c.unsupported("the axes attribute (opset 18)");
+  if (c.attr_s("keep_aspect_ratio_policy", "stretch") != "stretch") c.unsupported("keep_aspect_ratio_policy");
+  std::vector<double> scales;
+  std::vector<int64_t> sizes;
+  if (c.opset < 11) {
+    scales = c.const_doubles(1, "scales");
+  } else {
+    if (c.has_input(2)) scales = c.const_doubles(2, "scales");
+    if (c.has_input(3)) sizes = c.const_ints(3, "sizes");
+    if (!sizes.empty()) scales.clear();
+  }
+  if (!sizes.empty() ? sizes.size() != c.rank(0) : scales.size() != c.rank(0))
+    c.invalid("scales or sizes must have one value per axis");
+  if (coord == "tf_crop_and_resize") c.unsupported("tf_crop_and_resize");
+  resample(c, mode, coord, nearest, scales, sizes);
+}
+
+void lower_upsample(const NodeCtx& c) {
+  std::string mode = c.attr_s("mode", "nearest");
+  std::vector<double> scales;
+  if (c.opset < 9) {
+    for (float f : c.attr_floats("scales")) scales.push_back(f);
+  } else {
+    scales = c.const_doubles(1, "scales");
+  }
+  if (scales.size() != c.rank(0)) c.invalid("scales must have one value per axis");
+  if (mode == "linear" || mode == "bilinear") {
+    for (double s : scales)
+      if (s != 1.0) c.unsupported("linear Upsample (asymmetric coordinates; WebNN's linear mode is half_pixel)");
+  }
+  resample(c, mode, "asymmetric", "floor", scales, {});
+}
+
+// ---- Quantization ----
+
+// A per-tensor or per-axis scale/zero point reshaped to the input's rank (blockwise broadcast).
+OperandId quant_param(const NodeCtx& c, OperandId p, size_t r, uint32_t axis) {
+  Shape ps = c.desc_of(p).shape;
+  Shape target(r, 1);
+  if (ps.size() == 1 && ps[0] > 1)
+    target[axis] = ps[0];
+  else if (ps.size() > 1)
+    c.unsupported("blocked quantization parameters");
+  return c.reshape(p, target);
+}
+
+void lower_quantize(const NodeCtx& c, bool quantize) {
+  size_t r = c.rank(0);
+  // The axis matters only for per-axis (1-D) parameters.
+  bool per_axis = c.rank(1) == 1 && c.desc(1).shape[0] > 1;
+  uint32_t axis = per_axis ? c.axis(c.attr_i("axis", 1), r) : 0;
+  if (c.has_attr("block_size") && c.attr_i("block_size", 0) != 0) c.unsupported("blocked quantization");
+  OperandId x = c.operand(0);
+  if (r == 0) x = c.reshape(x, {1});
+  size_t rr = std::max<size_t>(r, 1);
+  OperandId scale = quant_param(c, c.operand(1), rr, axis);
+  OperandId zp;
+  if (c.has_input(2)) {
+    zp = quant_param(c, c.operand(2), rr, axis);
+  } else {
+    DataType zt = quantize ? DataType::kUint8 : c.desc_of(x).data_type;
+    OperandDescriptor d{zt, c.desc_of(scale).shape};
+    zp = c.constant(d, bytes_of_int64s(zt, std::vector<int64_t>(count_of(d.shape), 0)));
+  }
+  OperandId y = c.add(quantize ? OpKind::kQuantizeLinear : OpKind::kDequantizeLinear, {x, scale, zp});
+  if (r == 0) y = c.reshape(y, {});
+  c.set_out(0, y);
+}
+void lower_quantize_linear(const NodeCtx& c) { lower_quantize(c, true); }
+void lower_dequantize_linear(const NodeCtx& c) { lower_quantize(c, false); }
+
+// ---- Recurrent ----
+
+RecurrentDirection direction_of(const NodeCtx& c) {
+  std::string d = c.attr_s("direction", "forward");
+  if (d == "forward") return RecurrentDirection::kForward;
+  if (d == "reverse") return RecurrentDirection::kBackward;
+  if (d == "bidirectional") return RecurrentDirection::kBoth;
+  c.invalid("unknown direction \"" + d + "\"");
+}
+
+OptionalActivations activations_of(const NodeCtx& c, size_t per_direction, const std::vector<std::string>& defaults) {
+  auto names = c.attr_strings("activations");
+  if (names.empty()) return std::nullopt;
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  if (names.size() > per_direction) {
+    for (size_t i = per_direction; i < names.size(); ++i)
+      if (names[i] != names[i - per_direction]) c.unsupported("different activations per direction");
+    names.resize(per_direction);
+  }
+  std::vector<RecurrentActivation> acts;
+  for (const auto& n : names) {
+    if (n == "Relu")
+      acts.push_back(RecurrentActivation::kRelu);
+    else if (n == "Sigmoid")
+      acts.push_back(RecurrentActivation::kSigmoid);
+    else if (n == "Tanh")
+      acts.push_back(RecurrentActivation::kTanh);
+    else
+      c.unsupported("activation \"" + n + "\" (WebNN recurrent ops take relu, sigmoid and tanh)");
+  }
+  bool is_default = acts.size() == defaults.size();
+  for (size_t i = 0; is_default && i < acts.size(); ++i) is_default = names[i] == defaults[i];
+  if (is_default) return std::nullopt;
+  return acts;
+}
+
+void recurrent_common(const NodeCtx& c) {
+  if (c.has_input(4)) c.unsupported("sequence_lens (WebNN recurrent ops run every step of every batch)");
+  if (c.has_attr("clip")) c.unsupported("clip (WebNN recurrent ops do not clip)");
+  if (c.attr_i("layout", 0) != 0) c.unsupported("layout = 1 (batch first)");
+}
+
+// B [dirs, 2 * gates * hidden] -> bias and recurrentBias [dirs, gates * hidden].
+std::pair<OperandId, OperandId> split_bias(const NodeCtx& c, size_t i) {
+  OperandId b = c.operand(i);
+  auto parts = c.add_multi(OpKind::kSplit, {b}, SplitAttrs{uint32_t{2}, 1});
+  return {parts[0], parts[1]};
+}
+
+void lower_gru(const NodeCtx& c) {
+  recurrent_common(c);
+  const Shape& xs = c.desc(0).shape;
+  GruAttrs a;
+  a.steps = xs.at(0);
+  a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
+  if (a.hidden_size == 0) a.hidden_size = c.desc(2).shape.at(2);
+  a.direction = direction_of(c);
+  a.layout = GruWeightLayout::kZrn;
+  a.reset_after = c.attr_i("linear_before_reset", 0) != 0;
+  a.return_sequence = c.wants_output(0);
+  a.activations = activations_of(c, 2, {"Sigmoid", "Tanh"});
+  if (c.has_input(3)) {
+    auto [bias, rbias] = split_bias(c, 3);
+    a.bias = OperandRef{bias};
+    a.recurrent_bias = OperandRef{rbias};
+  }
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{c.operand(5)};
+  auto outs = c.add_multi(OpKind::kGru, {c.operand(0), c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) c.set_out(0, outs.at(1));
+  c.set_out(1, outs.at(0));
+}
+
+void lower_lstm(const NodeCtx& c) {
+  recurrent_common(c);
+  if (c.attr_i("input_forget", 0) != 0) c.unsupported("input_forget (coupled gates)");
+  const Shape& xs = c.desc(0).shape;
+  LstmAttrs a;
+  a.steps = xs.at(0);
+  a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
+  if (a.hidden_size == 0) a.hidden_size = c.desc(2).shape.at(2);
+  a.direction = direction_of(c);
+  a.layout = LstmWeightLayout::kIofg;
+  a.return_sequence = c.wants_output(0);
+  a.activations = activations_of(c, 3, {"Sigmoid", "Tanh", "Tanh"});
+  if (c.has_input(3)) {
+    auto [bias, rbias] = split_bias(c, 3);
+    a.bias = OperandRef{bias};
+    a.recurrent_bias = OperandRef{rbias};
+  }
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{c.operand(5)};
+  if (c.has_input(6)) a.initial_cell_state = OperandRef{c.operand(6)};
+  if (c.has_input(7)) a.peephole_weight = OperandRef{c.operand(7)};
+  auto outs = c.add_multi(OpKind::kLstm, {c.operand(0), c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) c.set_out(0, outs.at(2));
+  c.set_out(1, outs.at(0));
+  c.set_out(2, outs.at(1));
+}
+
+// ---- Einsum: the forms that are a matmul or a transpose ----
+
+void lower_einsum(const NodeCtx& c) {
+  std::string eq;
+  for (char ch : c.attr_s("equation", ""))
+    if (ch != ' ') eq += ch;
+  auto arrow = eq.find("->");
+  if (arrow == std::string::npos) c.unsupported("an equation without an explicit output");
+  std::string lhs = eq.substr(0, arrow), out = eq.substr(arrow + 2);
+  std::vector<std::string> terms;
+  for (size_t p = 0;;) {
+    size_t q = lhs.find(',', p);
+    terms.push_back(lhs.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    if (q == std::string::npos) break;
+    p = q + 1;
+  }
+  if (eq.find("...") != std::string::npos) c.unsupported("ellipsis equations");
+  if (terms.size() != c.input_count()) c.invalid("the equation does not match the inputs");
+  auto perm_to = [&](const std::string& from, const std::string& to) {
+    std::vector<uint32_t> perm;
+    for (char ch : to) {
+      auto p = from.find(ch);
+      if (p == std::string::npos) return std::vector<uint32_t>{};
+      perm.push_back(uint32_t(p));
+    }
+    return perm;
+  };
+  if (terms.size() == 1) {
+    const std::string& a = terms[0];
+    std::string sorted_a = a, sorted_o = out;
+    std::sort(sorted_a.begin(), sorted_a.end());
+    std::sort(sorted_o.begin(), sorted_o.end());
+    if (sorted_a != sorted_o || a.size() != c.rank(0)) c.unsupported("an equation other than a transpose");
+    OperandId y = c.transpose(c.operand(0), perm_to(a, out));
+    if (y == c.operand(0)) y = c.add(OpKind::kIdentity, {y});
+    return c.set_out(0, y);
+  }
+  if (terms.size() != 2) c.unsupported("equations of more than two inputs");
+  // a: batch.. i k; b: batch.. k j; out: batch.. i j, after transposing each operand.
+  const std::string &a = terms[0], &b = terms[1];
+  if (a.size() != c.rank(0) || b.size() != c.rank(1)) c.invalid("the equation does not match the ranks");
+  std::string batch, ka, kb;
+  for (char ch : a) {
+    bool in_b = b.find(ch) != std::string::npos, in_o = out.find(ch) != std::string::npos;
+    if (in_b && in_o)
+      batch += ch;
+    else if (in_b && !in_o)
+      ka += ch;
+  }
+  if (ka.size() != 1 || out.size() != batch.size() + 2) c.unsupported("an equation other than a (batched) matmul");
+  std::string i_labels, j_labels;
+  for (char ch : a)
+    if (batch.find(ch) == std::string::npos && ch != ka[0]) i_labels += ch;
+  for (char ch : b)
+    if (batch.find(ch) == std::string::npos && ch != ka[0]) j_labels += ch;
+  if (i_labels.size() != 1 || j_labels.size() != 1) c.unsupported("an equation other than a (batched) matmul");
+  std::string want_a = batch + i_labels + ka, want_b = batch + ka + j_labels, want_o = batch + i_labels + j_labels;
+  auto pa = perm_to(a, want_a), pb = perm_to(b, want_b), po = perm_to(want_o, out);
+  if (pa.size() != a.size() || pb.size() != b.size() || po.size() != out.size())
+    c.unsupported("an equation other than a (batched) matmul");
+  OperandId y = c.add(OpKind::kMatmul, {c.transpose(c.operand(0), pa), c.transpose(c.operand(1), pb)});
+  c.set_out(0, c.transpose(y, po));
+}
+
+// ---- Losses (inference: the loss value of given scores) ----
+
+// NegativeLogLikelihoodLoss of log-probabilities x [N, C, d...] at targets t [N, d...]: gathered
+// along the class axis, weighted, the ignored targets zeroed, reduced as `reduction` says.
+OperandId nll(const NodeCtx& c, OperandId x, OperandId t, std::optional<OperandId> weight,
+              const std::string& reduction) {
+  const Shape xs = c.desc_of(x).shape;
+  const Shape ts = c.desc_of(t).shape;
+  DataType ft = c.desc_of(x).data_type, it = c.desc_of(t).data_type;
+  if (xs.size() < 2 || ts.size() + 1 != xs.size()) c.invalid("the target must have the input's rank minus 1");
+  std::optional<OperandId> mask;
+  OperandId safe = t;
+  if (c.has_attr("ignore_index")) {
+    mask = c.add(OpKind::kNotEqual, {t, c.scalar(it, double(c.attr_i("ignore_index", 0)))});
+    // An ignored target may be out of range: it is read as class 0, then zeroed.
+    safe = c.add(OpKind::kWhere, {*mask, t, c.scalar(it, 0)});
+  }
+  Shape idx_shape = ts;
+  idx_shape.insert(idx_shape.begin() + 1, 1);
+  OperandId picked = c.add(OpKind::kGatherElements, {x, c.reshape(safe, idx_shape)}, GatherAttrs{1});
+  OperandId loss = c.add(OpKind::kNeg, {c.reshape(picked, ts)});
+  std::optional<OperandId> w;
+  if (weight) w = c.add(OpKind::kGather, {*weight, safe}, GatherAttrs{0});
+  if (mask) {
+    OperandId m = c.cast(*mask, ft);
+    w = w ? c.add(OpKind::kMul, {*w, m}) : m;
+  }
+  if (w) loss = c.add(OpKind::kMul, {loss, *w});
+  if (reduction == "none") return loss;
+  if (reduction == "sum") return c.add(OpKind::kReduceSum, {loss}, ReduceAttrs{});
+  if (reduction != "mean") c.invalid("unknown reduction \"" + reduction + "\"");
+  if (!w) return c.add(OpKind::kReduceMean, {loss}, ReduceAttrs{});
+  return c.add(OpKind::kDiv,
+               {c.add(OpKind::kReduceSum, {loss}, ReduceAttrs{}), c.add(OpKind::kReduceSum, {*w}, ReduceAttrs{})});
+}
+
+void lower_nll_loss(const NodeCtx& c) {
+  std::optional<OperandId> weight;
+  if (c.has_input(2)) weight = c.operand(2);
+  c.set_out(0, nll(c, c.operand(0), c.operand(1), weight, c.attr_s("reduction", "mean")));
+}
+
+void lower_softmax_cross_entropy_loss(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  ReduceAttrs ra;
+  ra.axes = std::vector<uint32_t>{1};
+  ra.keep_dimensions = true;
+  OperandId shifted = c.add(OpKind::kSub, {x, c.add(OpKind::kReduceMax, {x}, ra)});
+  OperandId lse = c.add(OpKind::kLog, {c.add(OpKind::kReduceSum, {c.add(OpKind::kExp, {shifted})}, ra)});
+  OperandId log_prob = c.add(OpKind::kSub, {shifted, lse});
+  std::optional<OperandId> weight;
+  if (c.has_input(2)) weight = c.operand(2);
+  c.set_out(0, nll(c, log_prob, c.operand(1), weight, c.attr_s("reduction", "mean")));
+  c.set_out(1, log_prob);
+}
+
+// ---- Constants and generators ----
+
+void lower_constant(const NodeCtx& c) {
+  if (c.has_attr("sparse_value")) c.unsupported("sparse constants");
+  if (c.has_attr("value_string") || c.has_attr("value_strings")) c.unsupported("WebNN has no string data type");
+  if (const auto* a = c.attr("value")) {
+    // Decoded by the model reader's own tensor decoder, through a one-tensor round trip.
+    onnx::TensorProto t = a->t();
+    bool is_bool = false;
+    std::string name;
+    auto type = webnn_type(t.data_type(), &is_bool, &name);
+    if (!type) c.unsupported("WebNN has no " + name + " data type");
+    if (t.data_location() == onnx::TensorProto::EXTERNAL) c.unsupported("a Constant with external data");
+    std::string bytes = t.SerializeAsString();
+    (void)bytes;
+    OperandDescriptor d{*type, {}};
+    for (int64_t dim : t.dims()) {
+      if (dim <= 0) c.unsupported("an empty constant (WebNN has no empty tensors)");
+      d.shape.push_back(uint32_t(dim));
+    }
+    std::vector<int64_t> ints;
+    std::vector<double> dbls;
+    uint64_t n = count_of(d.shape);
+    if (t.has_raw_data()) {
+      if (t.raw_data().size() != *d.byte_length()) c.invalid("raw_data of the wrong size");
+      std::vector<std::byte> raw(t.raw_data().size());
+      std::memcpy(raw.data(), t.raw_data().data(), raw.size());
+      if (is_bool)
+        for (auto& b : raw) b = b == std::byte{0} ? std::byte{0} : std::byte{1};
+      return c.set_const_out(0, d, BufferRef::adopt(std::move(raw)), is_bool);
+    }
+    switch (t.data_type()) {
+      case onnx::TensorProto::FLOAT:
+        dbls.assign(t.float_data().begin(), t.float_data().end());
+        break;
+      case onnx::TensorProto::INT64:
+        ints.assign(t.int64_data().begin(), t.int64_data().end());
+        break;
+      case onnx::TensorProto::UINT32:
+      case onnx::TensorProto::UINT64:
+        ints.assign(t.uint64_data().begin(), t.uint64_data().end());
+        break;
+      case onnx::TensorProto::FLOAT16: {
+        std::vector<std::byte> raw(n * 2);
+        if (uint64_t(t.int32_data_size()) != n) c.invalid("the value count does not match the shape");
+        for (uint64_t i = 0; i < n; ++i) {
+          uint16_t h = uint16_t(t.int32_data(int(i)));
+          std::memcpy(raw.data() + i * 2, &h, 2);
+        }
+        return c.set_const_out(0, d, BufferRef::adopt(std::move(raw)));
+      }
+      default:
+        ints.assign(t.int32_data().begin(), t.int32_data().end());
+        if (is_bool)
+          for (auto& v : ints) v = v != 0;
+        break;
+    }
+    if (!dbls.empty() || t.data_type() == onnx::TensorProto::FLOAT) {
+      if (dbls.size() != n) c.invalid("the value count does not match the shape");
+      return c.set_const_out(0, d, bytes_of_doubles(*type, dbls));
+    }
+    if (ints.size() != n) c.invalid("the value count does not match the shape");
+    return c.set_const_out(0, d, bytes_of_int64s(*type, ints), is_bool);
+  }
+  if (c.has_attr("value_float"))
+    return c.set_const_out(0, {DataType::kFloat32, {}},
+                           bytes_of_doubles(DataType::kFloat32, {c.attr_f("value_float", 0)}));
+  if (c.has_attr("value_int"))
+    return c.set_const_out(0, {DataType::kInt64, {}}, bytes_of_int64s(DataType::kInt64, {c.attr_i("value_int", 0)}));
+  if (c.has_attr("value_floats")) {
+    auto f = c.attr_floats("value_floats");
+    if (f.empty()) c.unsupported("an empty constant (WebNN has no empty tensors)");
+    return c.set_const_out(0, {DataType::kFloat32, {uint32_t(f.size())}},
+                           bytes_of_doubles(DataType::kFloat32, {f.begin(), f.end()}));
+  }
+  if (c.has_attr("value_ints")) {
+    auto v = c.attr_ints("value_ints");
+    if (v.empty()) c.unsupported("an empty constant (WebNN has no empty tensors)");
+    return c.set_const_out(0, {DataType::kInt64, {uint32_t(v.size())}}, bytes_of_int64s(DataType::kInt64, v));
+  }
+  c.invalid("a Constant without a value");
+}
+
+void lower_constant_of_shape(const NodeCtx& c) {
+  auto shape = c.const_ints(0, "shape");
+  OperandDescriptor d{DataType::kFloat32, {}};
+  for (int64_t s : shape) {
+    if (s <= 0) c.unsupported("an empty tensor (a dimension of " + std::to_string(s) + ")");
+    d.shape.push_back(uint32_t(s));
+  }
+  bool is_bool = false;
+  std::vector<std::byte> one(4, std::byte{0});
+  if (const auto* a = c.attr("value")) {
+    const auto& t = a->t();
+    std::string name;
+    auto type = webnn_type(t.data_type(), &is_bool, &name);
+    if (!type) c.unsupported("WebNN has no " + name + " data type");
+    d.data_type = *type;
+    size_t es = element_size(*type);
+    one.assign(es, std::byte{0});
+    if (t.has_raw_data() && t.raw_data().size() == es) {
+      std::memcpy(one.data(), t.raw_data().data(), es);
+    } else {
+      BufferRef v = t.float_data_size()    ? bytes_of_doubles(*type, {double(t.float_data(0))})
+                    : t.int64_data_size()  ? bytes_of_int64s(*type, {t.int64_data(0)})
+                    : t.int32_data_size()  ? bytes_of_int64s(*type, {int64_t(t.int32_data(0))})
+                    : t.uint64_data_size() ? bytes_of_int64s(*type, {int64_t(t.uint64_data(0))})
+                                           : bytes_of_int64s(*type, {0});
+      if (t.data_type() == onnx::TensorProto::FLOAT16 && t.int32_data_size()) {
+        uint16_t h = uint16_t(t.int32_data(0));
+        std::memcpy(one.data(), &h, 2);
+      } else {
+        std::memcpy(one.data(), v.data.get(), es);
+      }
+    }
+  }
+  c.im.builder().check_descriptor(d, c.where() + ": output");
+  uint64_t n = count_of(d.shape);
+  size_t es = one.size();
+  std::vector<std::byte> bytes(n * es);
+  for (uint64_t i = 0; i < n; ++i) std::memcpy(bytes.data() + i * es, one.data(), es);
+  c.set_const_out(0, d, BufferRef::adopt(std::move(bytes)), is_bool);
+}
+
+// OneHot: where(indices (negative ones counted from depth) == the positions along the new axis,
+// on value, off value).
+void lower_one_hot(const NodeCtx& c) {
+  int64_t depth = int64_t(c.const_doubles(1, "depth").at(0));
+  if (depth < 1) c.unsupported("a depth below 1 (WebNN has no empty tensors)");
+  OperandId idx = c.operand(0);
+  DataType it = c.desc_of(idx).data_type;
+  Shape is = c.desc_of(idx).shape;
+  size_t r = is.size() + 1;
+  uint32_t axis = c.axis(c.attr_i("axis", -1), r);
+  OperandId wrapped = c.add(OpKind::kAdd, {idx, c.scalar(it, double(depth))});
+  idx = c.add(OpKind::kWhere, {c.add(OpKind::kLesser, {idx, c.scalar(it, 0)}), wrapped, idx});
+  Shape us = is;
+  us.insert(us.begin() + axis, 1);
+  Shape iota_shape(r, 1);
+  iota_shape[axis] = uint32_t(depth);
+  std::vector<int64_t> iota(static_cast<size_t>(depth));
+  std::iota(iota.begin(), iota.end(), 0);
+  OperandId positions = c.constant({it, iota_shape}, bytes_of_int64s(it, iota));
+  OperandId hot = c.add(OpKind::kEqual, {c.reshape(idx, us), positions});
+  OperandId values = c.operand(2);
+  if (c.desc_of(values).shape != Shape{2}) c.invalid("values must hold 2 elements");
+  Shape one(r, 1);
+  OperandId off = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{0}, {1}, std::nullopt}), one);
+  OperandId on = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{1}, {1}, std::nullopt}), one);
+  c.set_out(0, c.add(OpKind::kWhere, {hot, on, off}));
+}
+
+// MeanVarianceNormalization, as ONNX's function defines it: (x - E[x]) / (sqrt(E[x^2] - E[x]^2)
+// + 1e-9) over `axes`.
+void lower_mvn(const NodeCtx& c) {
+  OperandId x = c.operand(0);
+  DataType t = c.desc_of(x).data_type;
+  auto raw = c.attr_ints("axes");
+  if (!c.has_attr("axes")) raw = {0, 2, 3};
+  ReduceAttrs ra;
+  auto axes = norm_axes(c, raw, c.rank(0));
+  std::sort(axes.begin(), axes.end());
+  ra.axes = axes;
+  ra.keep_dimensions = true;
+  OperandId mean = c.add(OpKind::kReduceMean, {x}, ra);
+  OperandId mean_sq = c.add(OpKind::kReduceMean, {c.add(OpKind::kMul, {x, x})}, ra);
+  OperandId var = c.add(OpKind::kSub, {mean_sq, c.add(OpKind::kMul, {mean, mean})});
+  OperandId std_dev = c.add(OpKind::kAdd, {c.add(OpKind::kSqrt, {var}), c.scalar(t, 1e-9)});
+  c.set_out(0, c.add(OpKind::kDiv, {c.add(OpKind::kSub, {x, mean}), std_dev}));
+}
+
+// Hann, Hamming and Blackman windows: constants of the (known) size.
+void lower_window(const NodeCtx& c, int kind) {
+  int64_t size = c.const_ints(0, "size").at(0);
+  if (size < 1) c.unsupported("an empty window (WebNN has no empty tensors)");
+  if (size > int64_t(kMaxFoldElements)) c.unsupported("a window of more than 65536 values");
+  bool periodic = c.attr_i("periodic", 1) != 0;
+  bool is_bool = false;
+  std::string name;
+  auto type = webnn_type(int32_t(c.attr_i("output_datatype", onnx::TensorProto::FLOAT)), &is_bool, &name);
+  if (!type) c.unsupported("WebNN has no " + name + " data type");
+  double n = double(periodic ? size : size - 1);
+  const double pi = 3.14159265358979323846;
+  std::vector<double> v(static_cast<size_t>(size));
+  for (int64_t i = 0; i < size; ++i) {
+    double a = n > 0 ? 2 * pi * double(i) / n : 0;
+    if (kind == 0)
+      v[size_t(i)] = 0.5 - 0.5 * std::cos(a);
+    else if (kind == 1)
+      v[size_t(i)] = 25.0 / 46.0 - (1 - 25.0 / 46.0) * std::cos(a);
+    else
+      v[size_t(i)] = 0.42 - 0.5 * std::cos(a) + 0.08 * std::cos(2 * a);
+  }
+  c.set_const_out(0, {*type, {uint32_t(size)}}, bytes_of_doubles(*type, v));
+}
+void lower_hann_window(const NodeCtx& c) { lower_window(c, 0); }
+void lower_hamming_window(const NodeCtx& c) { lower_window(c, 1); }
+void lower_blackman_window(const NodeCtx& c) { lower_window(c, 2); }
+
+// EyeLike: a constant, as the input's shape is static.
+void lower_eye_like(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  if (s.size() != 2) c.invalid("the input must be 2-D");
+  DataType t = c.type(0);
+  bool is_bool = c.in(0).is_bool;
+  if (c.has_attr("dtype")) {
+    std::string name;
+    auto type = webnn_type(int32_t(c.attr_i("dtype", 0)), &is_bool, &name);
+    if (!type) c.unsupported("WebNN has no " + name + " data type");
+    t = *type;
+  }
+  int64_t k = c.attr_i("k", 0);
+  std::vector<int64_t> v(count_of(s), 0);
+  for (int64_t i = 0; i < int64_t(s[0]); ++i) {
+    int64_t j = i + k;
+    if (j >= 0 && j < int64_t(s[1])) v[size_t(i * s[1] + j)] = 1;
+  }
+  c.set_const_out(0, {t, s}, bytes_of_int64s(t, v), is_bool);
+}
+
+void lower_range(const NodeCtx& c) {
+  DataType t = c.type(0);
+  if (is_floating_point(t)) {
+    double start = c.const_doubles(0, "start").at(0), limit = c.const_doubles(1, "limit").at(0),
+           delta = c.const_doubles(2, "delta").at(0);
+    if (delta == 0) c.invalid("delta is 0");
+    double count = std::ceil((limit - start) / delta);
+    if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
+    int64_t n = std::max<int64_t>(0, int64_t(count));
+    if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
+    c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
+    std::vector<double> v(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + double(i) * delta;
+    return c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_doubles(t, v));
+  }
+  int64_t start = c.const_ints(0, "start").at(0), limit = c.const_ints(1, "limit").at(0),
+          delta = c.const_ints(2, "delta").at(0);
+  if (delta == 0) c.invalid("delta is 0");
+  // In double: the difference of two int64 values may overflow int64.
+  double count = std::ceil((double(limit) - double(start)) / double(delta));
+  if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
+  int64_t n = std::max<int64_t>(0, int64_t(count));
+  if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
+  c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + i * delta;
+  c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_int64s(t, v));
+}
+
+void lower_dropout(const NodeCtx& c) {
+  if (c.opset >= 12 && c.has_input(2)) {
+    if (!c.is_const(2) || c.const_ints(2, "training_mode").at(0) != 0)
+      c.unsupported("training mode is outside the WebNN specification");
+  }
+  if (c.opset < 7 && c.attr_i("is_test", 0) == 0) c.unsupported("training mode (is_test = 0)");
+  if (c.wants_output(1)) {
+    // The mask of inference mode: all true.
+    Shape s = c.desc(0).shape;
+    c.set_const_out(1, {DataType::kUint8, s}, bytes_of_int64s(DataType::kUint8, std::vector<int64_t>(count_of(s), 1)),
+                    true);
+  }
+  reshaped(c, c.desc(0).shape);
+}
+
+void lower_sum(const NodeCtx& c) { variadic<OpKind::kAdd>(c); }
+
+const std::unordered_map<std::string_view, Lowering>& lowerings() {
+  static const std::unordered_map<std::string_view, Lowering> table = {
+      // Element-wise
+      {"Abs", unary<OpKind::kAbs>},
+      {"Ceil", unary<OpKind::kCeil>},
+      {"Cos", unary<OpKind::kCos>},
+      {"Erf", unary<OpKind::kErf>},
+      {"Exp", unary<OpKind::kExp>},
+      {"Floor", unary<OpKind::kFloor>},
+      {"Log", unary<OpKind::kLog>},
+      {"Neg", unary<OpKind::kNeg>},
+      {"Reciprocal", unary<OpKind::kReciprocal>},
+      {"Round", unary<OpKind::kRoundEven>},
+      {"Sin", unary<OpKind::kSin>},
+      {"Sign", unary<OpKind::kSign>},
+      {"Sqrt", unary<OpKind::kSqrt>},
+      {"Tan", unary<OpKind::kTan>},
+      {"Relu", unary<OpKind::kRelu>},
+      {"Sigmoid", unary<OpKind::kSigmoid>},
+      {"Tanh", unary<OpKind::kTanh>},
+      {"Softplus", unary<OpKind::kSoftplus>},
+      {"Softsign", unary<OpKind::kSoftsign>},
+      {"HardSwish", unary<OpKind::kHardSwish>},
+      {"IsNaN", logical<OpKind::kIsNaN>},
+      {"IsInf", lower_isinf},
+      {"Sinh", lower_sinh},
+      {"Cosh", lower_cosh},
+      {"Asinh", lower_asinh},
+      {"Acosh", lower_acosh},
+      {"Atanh", lower_atanh},
+      {"Elu", lower_elu},
+      {"LeakyRelu", lower_leaky_relu},
+      {"HardSigmoid", lower_hard_sigmoid},
+      {"Selu", lower_selu},
+      {"Celu", lower_celu},
+      {"ThresholdedRelu", lower_thresholded_relu},
+      {"Shrink", lower_shrink},
+      {"Mish", lower_mish},
+      {"PRelu", lower_prelu},
+      {"Add", binary<OpKind::kAdd>},
+      {"Sub", binary<OpKind::kSub>},
+      {"Mul", binary<OpKind::kMul>},
+      {"Div", binary<OpKind::kDiv>},
+      {"Pow", binary<OpKind::kPow>},
+      {"Max", variadic<OpKind::kMax>},
+      {"Min", variadic<OpKind::kMin>},
+      {"Sum", lower_sum},
+      {"Mean", lower_mean},
+      {"Mod", lower_mod},
+      {"Equal", compare<OpKind::kEqual>},
+      {"Greater", compare<OpKind::kGreater>},
+      {"GreaterOrEqual", compare<OpKind::kGreaterOrEqual>},
+      {"Less", compare<OpKind::kLesser>},
+      {"LessOrEqual", compare<OpKind::kLesserOrEqual>},
+      {"And", logical<OpKind::kLogicalAnd>},
+      {"Or", logical<OpKind::kLogicalOr>},
+      {"Xor", logical<OpKind::kLogicalXor>},
+      {"Not", lower_not},
+      {"Where", lower_where},
+      {"Cast", lower_cast},
+      {"CastLike", lower_cast_like},
+      {"Clip", lower_clip},
+      {"Identity", lower_identity},
+      {"Dropout", lower_dropout},
+      // Convolution, pooling, normalization
+      {"Conv", lower_conv},
+      {"ConvTranspose", lower_conv_transpose},
+      {"MaxPool", lower_max_pool},
+      {"AveragePool", lower_average_pool},
+      {"LpPool", lower_lp_pool},
+      {"GlobalAveragePool", lower_global_average_pool},
+      {"GlobalMaxPool", lower_global_max_pool},
+      {"GlobalLpPool", lower_global_lp_pool},
+      {"BatchNormalization", lower_batch_norm},
+      {"InstanceNormalization", lower_instance_norm},
+      {"LayerNormalization", lower_layer_norm},
+      {"LRN", lower_lrn},
+      {"Gemm", lower_gemm},
+      {"MatMul", lower_matmul},
+      {"Einsum", lower_einsum},
+      {"Softmax", lower_softmax},
+      {"Hardmax", lower_hardmax},
+      {"EyeLike", lower_eye_like},
+      {"OneHot", lower_one_hot},
+      {"MeanVarianceNormalization", lower_mvn},
+      {"HannWindow", lower_hann_window},
+      {"HammingWindow", lower_hamming_window},
+      {"BlackmanWindow", lower_blackman_window},
+      {"NegativeLogLikelihoodLoss", lower_nll_loss},
+      {"SoftmaxCrossEntropyLoss", lower_softmax_cross_entropy_loss},
+      {"LogSoftmax", lower_log_softmax},
+      // Reductions
+      {"ReduceL1", reduce<OpKind::kReduceL1>},
+      {"ReduceL2", reduce<OpKind::kReduceL2>},
+      {"ReduceLogSum", reduce<OpKind::kReduceLogSum>},
+      {"ReduceLogSumExp", reduce<OpKind::kReduceLogSumExp>},
+      {"ReduceMax", reduce<OpKind::kReduceMax>},
+      {"ReduceMean", reduce<OpKind::kReduceMean>},
+      {"ReduceMin", reduce<OpKind::kReduceMin>},
+      {"ReduceProd", reduce<OpKind::kReduceProduct>},
+      {"ReduceSum", reduce<OpKind::kReduceSum>},
+      {"ReduceSumSquare", reduce<OpKind::kReduceSumSquare>},
+      {"ArgMax", arg_reduce<OpKind::kArgMax>},
+      {"ArgMin", arg_reduce<OpKind::kArgMin>},
+      {"CumSum", lower_cumsum},
+      // Shape and movement
+      {"Shape", lower_shape},
+      {"Size", lower_size},
+      {"Reshape", lower_reshape},
+      {"Flatten", lower_flatten},
+      {"Squeeze", lower_squeeze},
+      {"Unsqueeze", lower_unsqueeze},
+      {"Transpose", lower_transpose},
+      {"Concat", lower_concat},
+      {"Split", lower_split},
+      {"Slice", lower_slice},
+      {"Pad", lower_pad},
+      {"Expand", lower_expand},
+      {"Tile", lower_tile},
+      {"Gather", lower_gather},
+      {"GatherElements", lower_gather_elements},
+      {"GatherND", lower_gather_nd},
+      {"ScatterElements", lower_scatter_elements},
+      {"Scatter", lower_scatter_elements},
+      {"ScatterND", lower_scatter_nd},
+      {"DepthToSpace", lower_depth_to_space},
+      {"SpaceToDepth", lower_space_to_depth},
+      {"Trilu", lower_trilu},
+      {"Resize", lower_resize},
+      {"Upsample", lower_upsample},
+      // Quantization, recurrent
+      {"QuantizeLinear", lower_quantize_linear},
+      {"DequantizeLinear", lower_dequantize_linear},
+      {"GRU", lower_gru},
+      {"LSTM", lower_lstm},
+      // Constants and generators
+      {"Constant", lower_constant},
+      {"ConstantOfShape", lower_constant_of_shape},
+      {"Range", lower_range},
+  };
+  return table;
+}
+
+}  // namespace
+
+Lowering find_lowering(std::string_view op_type) {
+  auto it = lowerings().find(op_type);
+  return it == lowerings().end() ? nullptr : it->second;
+}
+
+std::string unsupported_reason(std::string_view op) {
+  static const std::unordered_map<std::string_view, const char*> reasons = {
+      {"Loop", "control flow is outside the WebNN specification"},
+      {"If", "control flow is outside the WebNN specification"},
+      {"Scan", "control flow is outside the WebNN specification"},
+      {"RandomNormal", "a random generator is outside the WebNN specification"},
+      {"RandomNormalLike", "a random generator is outside the WebNN specification"},
+      {"RandomUniform", "a random generator is outside the WebNN specification"},
+      {"RandomUniformLike", "a random generator is outside the WebNN specification"},
+      {"Multinomial", "a random generator is outside the WebNN specification"},
+      {"Bernoulli", "a random generator is outside the WebNN specification"},
+      {"NonZero", "its output shape depends on the input values (a shape only known at run time)"},
+      {"Unique", "its output shape depends on the input values (a shape only known at run time)"},
+      {"Compress", "its output shape depends on the input values (a shape only known at run time)"},
+      {"NonMaxSuppression", "its output shape depends on the input values (a shape only known at run time)"},
+      {"TopK", "WebNN has no top-k operation"},
+      {"StringNormalizer", "WebNN has no string data type"},
+      {"RegexFullMatch", "WebNN has no string data type"},
+      {"Adagrad", "training operators are outside the WebNN specification"},
+      {"Adam", "training operators are outside the WebNN specification"},
+      {"Momentum", "training operators are outside the WebNN specification"},
+      {"Gradient", "training operators are outside the WebNN specification"},
+      {"SequenceConstruct", "sequences are outside the WebNN specification"},
+      {"SequenceInsert", "sequences are outside the WebNN specification"},
+      {"SequenceAt", "sequences are outside the WebNN specification"},
+      {"SequenceEmpty", "sequences are outside the WebNN specification"},
+      {"SequenceErase", "sequences are outside the WebNN specification"},
+      {"SequenceLength", "sequences are outside the WebNN specification"},
+      {"SplitToSequence", "sequences are outside the WebNN specification"},
+      {"ConcatFromSequence", "sequences are outside the WebNN specification"},
+      {"Optional", "optionals are outside the WebNN specification"},
+      {"OptionalHasElement", "optionals are outside the WebNN specification"},
+      {"OptionalGetElement", "optionals are outside the WebNN specification"},
+      {"BitShift", "WebNN has no bit operations"},
+      {"BitwiseAnd", "WebNN has no bit operations"},
+      {"BitwiseOr", "WebNN has no bit operations"},
+      {"BitwiseXor", "WebNN has no bit operations"},
+      {"BitwiseNot", "WebNN has no bit operations"},
+      {"Acos", "WebNN has no inverse trigonometric functions"},
+      {"Asin", "WebNN has no inverse trigonometric functions"},
+      {"Atan", "WebNN has no inverse trigonometric functions"},
+      {"RNN", "WebNN has no plain RNN (only GRU and LSTM)"},
+  };
+  auto it = reasons.find(op);
+  if (it != reasons.end()) return it->second;
+  return "WebNN has no equivalent of the ONNX operator " + std::string(op);
+}
+
+}  // namespace webnn::formats::onnx_import
