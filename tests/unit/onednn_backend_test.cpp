@@ -309,6 +309,21 @@ TEST_F(OnednnTest, ConvTranspose2dWithOutputPadding) {
   check();
 }
 
+// Found by the ONNX backend suite (test_convtranspose_1d): a destination in a layout oneDNN picks
+// (not a graph output, as a reshape follows) is blocked, and 2 channels fill a padded block; its
+// buffer was sized by the logical tensor, so the primitive wrote past it (heap corruption).
+TEST_F(OnednnTest, BlockedDestinationsGetTheirPaddedSize) {
+  ReshapeAttrs r;
+  r.new_shape = {1, 2, 5};
+  output(op(OpKind::kReshape,
+            {op(OpKind::kConvTranspose2d, {input({1, 1, 1, 3}), input({1, 2, 1, 3})}, ConvTranspose2dAttrs{})}, r));
+  ReshapeAttrs r2;
+  r2.new_shape = {3, 9};
+  output(op(OpKind::kReshape, {op(OpKind::kConv2d, {input({1, 2, 3, 3}), constant({3, 2, 1, 1})}, conv({0, 0, 0, 0}))},
+            r2));
+  check();
+}
+
 // ---- Matmul and gemm ----
 
 TEST_F(OnednnTest, MatmulBiasGeluResidualAsInAnEncoder) {

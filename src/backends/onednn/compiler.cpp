@@ -181,6 +181,9 @@ class Compiler {
       t.md = md;
       t.axes = std::move(axes);
       t.plain = md == plain_view(t.desc.shape, t.axes);
+      // A blocked layout pads its channels to whole blocks (2 channels take a block of 8 or 16):
+      // the buffer is what the layout spans, not the logical size.
+      t.bytes = std::max(t.bytes, md.get_size());
     }
     if (t.plain && first_output_[id] != kNone) {
       t.home = Home::kGraphOutput;
