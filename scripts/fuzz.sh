@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, build-fuzz/) and runs each for N seconds (default 30; the
-# first argument overrides; --long runs each for 900 s, one hour for the four). Seeds: every WPT
-# case of ../shared/wpt as a graph file (JSON and text), its constants as weights files and its
-# inputs as .npy (build/tests/webnn_fuzz_seeds), numpy-written .npy files, the shared MobileNetV2
-# and small hand-made files; each target has a dictionary of its format's words. The corpus is kept
+# first argument overrides; --long shares one hour among them, 12 minutes each for the five).
+# Seeds: every WPT case of ../shared/wpt as a graph file (JSON and text) and an ONNX model, its
+# constants as weights files and its inputs as .npy (build/tests/webnn_fuzz_seeds), the ONNX
+# backend suite's models, numpy-written .npy files, the shared MobileNetV2 and small hand-made
+# files; each target has a dictionary of its format's words. The corpus is kept
 # in build-fuzz/corpus/<target> between runs. Prints executions, coverage and corpus size per
 # target (also in build-fuzz/summary.txt). Exits non-zero if any target crashes; crash inputs are
 # left in build-fuzz/artifacts/.
@@ -11,7 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
-if [ "$seconds" = "--long" ]; then seconds=900; fi
+long=0
+if [ "$seconds" = "--long" ]; then long=1; fi
 root=$PWD
 build=$root/build-fuzz
 shared=${WEBNN_SHARED_DIR:-$root/../shared}
@@ -20,6 +22,7 @@ model=$shared/models/mobilenetv2
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
 targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import)
+if ((long)); then seconds=$((3600 / ${#targets[@]})); fi  # one hour for them all
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 seeds=$build/seeds

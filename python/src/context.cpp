@@ -343,7 +343,8 @@ void bind_context(py::module_& m) {
       },
       py::arg("path"), py::arg("manifest_path") = py::none(), py::arg("weights_path") = py::none(),
       "Loads a webnn-graph file (.json or .webnn; weights from NAME.manifest.json + NAME.weights\n"
-      "beside it unless given; the argument order is pywebnn's). The graph is validated as the\n"
+      "beside it unless given; the argument order is pywebnn's) or an ONNX model (.onnx, imported\n"
+      "onto the builder's operations: docs/onnx.md). The graph is validated as the\n"
       "builder validates and runs on any context: it is compiled for a context on first use there.");
 
   py::class_<PendingRead, std::shared_ptr<PendingRead>>(m, "_PendingRead")

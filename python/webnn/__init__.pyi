@@ -187,7 +187,7 @@ def load(
     manifest_path: str | PathLike[str] | None = None,
     weights_path: str | PathLike[str] | None = None,
 ) -> MLGraph:
-    """Loads a webnn-graph file (.json or .webnn); the graph runs on any context."""
+    """Loads a webnn-graph file (.json or .webnn) or an ONNX model (.onnx); the graph runs on any context."""
 
 class MLOperand:
     """The spec's MLOperand: a value in a graph being built."""
