@@ -1,7 +1,7 @@
 // Writes fuzz seeds from real data: every WPT conformance case as a graph file (JSON and text, as
-// the formats write them) and as an ONNX model (the export), its constants as a weights manifest + file (in fuzz_weights' framing),
-// and its input tensors as .npy files. scripts/fuzz.sh runs it with the WPT directories of
-// ../shared; inputs larger than the fuzzers' max_len are left out.
+// the formats write them) and as an ONNX model (the export), its constants as a weights manifest
+// + file (in fuzz_weights' framing), and its input tensors as .npy files. scripts/fuzz.sh runs it
+// with the WPT directories of ../shared; inputs larger than the fuzzers' max_len are left out.
 // Usage: webnn_fuzz_seeds OUT_DIR WPT_DIR...
 #include <cstdio>
 #include <filesystem>
