@@ -74,7 +74,7 @@ std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, u
     data_error(what + ": external data " + path + " holds " + std::to_string(bytes.size()) + " bytes, offset " +
                std::to_string(offset) + " + " + std::to_string(expected) + " bytes is past its end");
   std::vector<std::byte> out(expected);
-  std::memcpy(out.data(), bytes.data() + offset, expected);
+  if (expected) std::memcpy(out.data(), bytes.data() + offset, expected);  // empty: data() may be null
   return out;
 }
 
@@ -152,7 +152,7 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
       data_error(what + ": raw_data holds " + std::to_string(t.raw_data().size()) + " bytes but " + d.desc.to_string() +
                  " needs " + std::to_string(bytes));
     out.resize(bytes);
-    std::memcpy(out.data(), t.raw_data().data(), bytes);
+    if (bytes) std::memcpy(out.data(), t.raw_data().data(), bytes);  // an empty vector's data() may be null
   } else {
     auto check = [&](int n) {
       if (uint64_t(n) != count)

@@ -1169,7 +1169,7 @@ void lower_concat(const NodeCtx& c) {
     for (uint64_t o = 0; o < outer; ++o)
       for (size_t i = 0; i < c.input_count(); ++i) {
         size_t slab = c.desc(i).shape[axis] * inner * es;
-        std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
+        if (slab) std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
         pos += slab;
       }
     if (count_of(out) > 0) return c.set_const_out(0, {first.desc.data_type, out}, BufferRef::adopt(std::move(bytes)));
@@ -1837,7 +1837,7 @@ void lower_constant(const NodeCtx& c) {
     if (t.has_raw_data()) {
       if (t.raw_data().size() != *d.byte_length()) c.invalid("raw_data of the wrong size");
       std::vector<std::byte> raw(t.raw_data().size());
-      std::memcpy(raw.data(), t.raw_data().data(), raw.size());
+      if (!raw.empty()) std::memcpy(raw.data(), t.raw_data().data(), raw.size());
       if (is_bool)
         for (auto& b : raw) b = b == std::byte{0} ? std::byte{0} : std::byte{1};
       return c.set_const_out(0, d, BufferRef::adopt(std::move(raw)), is_bool);
