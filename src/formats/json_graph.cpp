@@ -1,4 +1,5 @@
 // The webnn-graph JSON form (versions 1 and 2; they differ only in the version number).
+#include <charconv>
 #include <initializer_list>
 
 #include "formats/internal.hpp"
@@ -139,8 +140,12 @@ GraphDoc json_to_doc(std::string_view text, const std::string& origin) {
 }
 
 std::string doc_to_json(const GraphDoc& doc) {
-  // Control characters cannot occur unescaped in dumped strings, so the marker is unambiguous.
-  static constexpr std::string_view kBytesMarker = "\x01bytes";
+  // Inline bytes are written on one line: each "bytes" member first holds its list's index, and
+  // after dumping, `"bytes": INDEX` is replaced by the list. That sequence is unambiguous: inside a
+  // dumped string every quote is escaped, so `"bytes": ` followed by a digit occurs only where an
+  // object member named "bytes" holds a number, and nothing but inlineBytes has such a member.
+  // (A string marker is not: a name holding the marker's characters dumps the same way.)
+  static constexpr std::string_view kBytesKey = "\"bytes\": ";
   std::vector<const BufferRef*> byte_lists;
   Json root = Json::object();
   root["format"] = "webnn-graph-json";
@@ -167,7 +172,7 @@ std::string doc_to_json(const GraphDoc& doc) {
         init["kind"] = "inlineBytes";
         // A placeholder, replaced after dumping by the bytes on one line (pretty-printing would
         // put every byte on its own line).
-        init["bytes"] = std::string(kBytesMarker) + std::to_string(byte_lists.size());
+        init["bytes"] = byte_lists.size();
         byte_lists.push_back(&c.init.data);
         break;
       }
@@ -197,14 +202,17 @@ std::string doc_to_json(const GraphDoc& doc) {
   if (byte_lists.empty()) return text + "\n";
   std::string out;
   size_t pos = 0;
-  const std::string marker = Json(std::string(kBytesMarker)).dump();  // "\u0001bytes
-  const std::string quoted = marker.substr(0, marker.size() - 1);
-  while (true) {
-    size_t at = text.find(quoted, pos);
-    if (at == std::string::npos) break;
-    size_t end = text.find('"', at + quoted.size());
-    size_t index = std::stoul(text.substr(at + quoted.size(), end - at - quoted.size()));
-    out.append(text, pos, at - pos);
+  for (size_t at = text.find(kBytesKey); at != std::string::npos; at = text.find(kBytesKey, pos)) {
+    const size_t value = at + kBytesKey.size();
+    size_t index = 0;
+    auto [end, ec] = std::from_chars(text.data() + value, text.data() + text.size(), index);
+    if (ec != std::errc()) {  // "bytes" as a string or an object: not a placeholder
+      out.append(text, pos, value - pos);
+      pos = value;
+      continue;
+    }
+    if (index >= byte_lists.size()) fail("cannot write the graph: inline bytes placeholder out of range");
+    out.append(text, pos, value - pos);
     out += '[';
     bool first = true;
     for (std::byte b : byte_lists[index]->span()) {
@@ -213,7 +221,7 @@ std::string doc_to_json(const GraphDoc& doc) {
       out += std::to_string(unsigned(b));
     }
     out += ']';
-    pos = end + 1;
+    pos = size_t(end - text.data());
   }
   out.append(text, pos, std::string::npos);
   return out + "\n";

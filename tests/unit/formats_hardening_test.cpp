@@ -144,6 +144,27 @@ TEST(FormatsHardening, DuplicateKeysAndDepthStillCaught) {
   }
 }
 
+// Found by the long fuzz run: the JSON writer put a string marker where inline bytes go and
+// replaced it after dumping; an output named ESC "ytest" dumped like the marker ("\x01bytes" in
+// C++ is "\x1bytes": the hex escape takes the b) and the writer threw std::invalid_argument.
+TEST(FormatsHardening, NamesLikeTheInlineBytesPlaceholderRoundTrip) {
+  const std::vector<std::string> names = {"\x1bytest", "\x1bytes0", std::string("\x01") + "bytes", "bytes",
+                                          "\"bytes\": 0"};
+  for (const std::string& name : names) {
+    SCOPED_TRACE(quote(name));
+    const std::string doc = R"({"format": "webnn-graph-json", "version": 2, "inputs": {},
+      "consts": {"c": {"dataType": "float32", "shape": [2], "init": {"kind": "inlineBytes", "bytes": [0, 0, 128, 63, 0, 0, 0, 64]}}},
+      "nodes": [{"id": "y", "op": "relu", "inputs": ["c"]}], "outputs": {)" +
+                            Json(name).dump() + R"(: "y"}})";
+    auto g = parse(doc);
+    const std::string json = to_json(*g);
+    auto again = parse_graph_json(json, no_weights(), "again.json");
+    EXPECT_EQ(to_json(*again), json);
+    EXPECT_EQ(again->outputs.at(0).name, name);
+    EXPECT_EQ(again->constant_data(again->operations.at(0).inputs.at(0)).size, 8u);
+  }
+}
+
 // ---- Finding 5: FIFOs do not block ----
 
 TEST(FormatsHardening, FifoIsRefusedWithoutBlocking) {
