@@ -76,6 +76,9 @@ if [ -d "$onnx_data" ]; then
     [ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$seeds/fuzz_onnx_import/$(basename "$d").onnx"
   done
 fi
+# Inputs that once crashed a target (tests/fuzz/regressions/, also a unit test).
+cp tests/fuzz/regressions/*.json "$seeds/fuzz_graph_json/"
+cp tests/fuzz/regressions/*.onnx "$seeds/fuzz_onnx_import/"
 if [ -f "$model/mobilenetv2.json" ]; then
   cp "$model/mobilenetv2.json" "$seeds/fuzz_graph_json/"
   cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"

@@ -174,6 +174,9 @@ bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& 
   const Value& b = c.in(1);
   auto shape = broadcast(a.desc.shape, b.desc.shape);
   if (!shape || a.desc.data_type != b.desc.data_type || count_of(*shape) == 0) return false;
+  // An empty operand is not folded (found by fuzz_onnx_import: an operand with a 0 dimension
+  // against a 1-element one read past an empty vector); the builder then rejects it by the spec.
+  if (count_of(a.desc.shape) == 0 || count_of(b.desc.shape) == 0) return false;
   bool is_int = !is_floating_point(a.desc.data_type);
   auto sa = strides_of(a.desc.shape), sb = strides_of(b.desc.shape);
   uint64_t n = count_of(*shape);
@@ -181,11 +184,14 @@ bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& 
   DataType out_type = to_bool ? DataType::kUint8 : a.desc.data_type;
   if (is_int) {
     auto va = host_int64s(a.desc, *a.data), vb = host_int64s(b.desc, *b.data);
+    // Values that do not fill their shape (a malformed constant) are not folded.
+    if (va.size() != count_of(a.desc.shape) || vb.size() != count_of(b.desc.shape)) return false;
     std::vector<int64_t> out(n);
     for (uint64_t i = 0; i < n; ++i) {
       int64_t x = va[broadcast_src(a.desc.shape, sa, idx)], y = vb[broadcast_src(b.desc.shape, sb, idx)];
       double r = fn(double(x), double(y));
-      if (!std::isfinite(r)) return false;  // integer division by zero: leave it to run time
+      // Integer division by zero, or a result beyond int64: leave it to run time.
+      if (!std::isfinite(r) || r < -9223372036854775808.0 || r >= 9223372036854775808.0) return false;
       out[i] = int64_t(r);
       for (size_t d = idx.size(); d-- > 0;) {
         if (++idx[d] < (*shape)[d]) break;
@@ -195,6 +201,7 @@ bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& 
     c.set_const_out(0, {out_type, *shape}, bytes_of_int64s(out_type, out), to_bool);
   } else {
     auto va = host_doubles(a.desc, *a.data), vb = host_doubles(b.desc, *b.data);
+    if (va.size() != count_of(a.desc.shape) || vb.size() != count_of(b.desc.shape)) return false;
     std::vector<double> out(n);
     for (uint64_t i = 0; i < n; ++i) {
       out[i] = fn(va[broadcast_src(a.desc.shape, sa, idx)], vb[broadcast_src(b.desc.shape, sb, idx)]);
@@ -1324,6 +1331,11 @@ void lower_pad(const NodeCtx& c) {
   for (size_t i = 0; i < axes.size(); ++i) {
     int64_t b = pads[i], e = pads[i + axes.size()];
     uint32_t ax = axes[i];
+    // A crop may remove at most the whole axis, a pad add at most what a dimension can hold.
+    const int64_t dim = c.desc(0).shape[ax];
+    if (b < -dim || e < -dim || (b < 0 && e < 0 && -b - e > dim) || b > int64_t(UINT32_MAX) || e > int64_t(UINT32_MAX))
+      c.invalid("pads " + std::to_string(b) + " and " + std::to_string(e) + " do not fit axis " + std::to_string(ax) +
+                " of size " + std::to_string(dim));
     if (b < 0) crop.starts[ax] = uint32_t(-b), crop.sizes[ax] -= uint32_t(-b), cropping = true, b = 0;
     if (e < 0) crop.sizes[ax] -= uint32_t(-e), cropping = true, e = 0;
     a.beginning_padding[ax] = uint32_t(b);
@@ -1473,11 +1485,14 @@ void resample(const NodeCtx& c, const std::string& mode, const std::string& coor
   std::vector<double> sc(r, 1.0);
   for (size_t i = 0; i < r; ++i) {
     if (!sizes.empty()) {
+      if (sizes[i] < 1 || sizes[i] > int64_t(UINT32_MAX)) c.invalid("a size out of range: " + std::to_string(sizes[i]));
       out[i] = uint32_t(sizes[i]);
       sc[i] = double(sizes[i]) / s[i];
     } else {
       sc[i] = scales[i];
-      out[i] = uint32_t(std::floor(s[i] * scales[i]));
+      const double size = std::floor(s[i] * scales[i]);
+      if (!(size >= 1 && size <= double(UINT32_MAX))) c.invalid("a scale out of range: " + std::to_string(scales[i]));
+      out[i] = uint32_t(size);
       // WebNN's coordinates use outputSize / inputSize; ONNX uses the scale: they agree when the
       // output size is exact.
       if (double(out[i]) != s[i] * scales[i])

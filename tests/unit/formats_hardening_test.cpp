@@ -9,6 +9,7 @@
 #include <future>
 
 #include "formats/internal.hpp"
+#include "formats/onnx_import.hpp"
 #include "formats_test_util.hpp"
 #include "graph/graph_builder.hpp"
 
@@ -352,6 +353,29 @@ TEST(FormatsHardening, SigintRemovesTemporaryFiles) {
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "status " << status;
   EXPECT_EQ(files_in(dir.path()), std::vector<std::string>{});
+}
+
+// Every input a fuzzer once crashed on (tests/fuzz/regressions/) loads or throws webnn::Error, and
+// what loads writes back to JSON; under the sanitizers (CI) any memory error fails the test.
+TEST(FormatsHardening, FuzzRegressionsStayFixed) {
+  const std::filesystem::path dir = std::filesystem::path(WEBNN_SOURCE_DIR) / "tests" / "fuzz" / "regressions";
+  size_t checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string path = entry.path().string();
+    SCOPED_TRACE(path);
+    const std::string bytes = read_file(path);
+    try {
+      std::shared_ptr<const Graph> g = entry.path().extension() == ".onnx"
+                                           ? import_onnx_bytes(bytes, "", path)
+                                           : parse_graph_json(bytes, no_weights(), path);
+      const std::string json = to_json(*g);
+      EXPECT_EQ(to_json(*parse_graph_json(json, no_weights(), "again.json")), json);
+    } catch (const Error&) {
+      // Refused with the library's error: what a malformed input must get.
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 2u);
 }
 
 }  // namespace
