@@ -226,14 +226,22 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
 
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data) {
   size_t n = static_cast<size_t>(*desc.element_count());
+  // A float outside int64 (or NaN) saturates: converting it would be undefined, and the value
+  // only feeds folding and the builder's validation, which refuse it.
+  const auto to_int64 = [](float f) -> int64_t {
+    if (std::isnan(f)) return 0;
+    if (f <= -9223372036854775808.0f) return std::numeric_limits<int64_t>::min();
+    if (f >= 9223372036854775808.0f) return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(f);
+  };
   std::vector<int64_t> v(n);
   for (size_t i = 0; i < n; ++i) {
     switch (desc.data_type) {
       case DataType::kFloat32:
-        v[i] = static_cast<int64_t>(get<float>(data, i));
+        v[i] = to_int64(get<float>(data, i));
         break;
       case DataType::kFloat16:
-        v[i] = static_cast<int64_t>(fp16_ieee_to_fp32_value(get<uint16_t>(data, i)));
+        v[i] = to_int64(fp16_ieee_to_fp32_value(get<uint16_t>(data, i)));
         break;
       case DataType::kInt32:
         v[i] = get<int32_t>(data, i);

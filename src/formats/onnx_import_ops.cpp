@@ -1240,6 +1240,7 @@ void lower_slice(const NodeCtx& c) {
     uint32_t ax = c.axis(axes[i], r);
     int64_t dim = s[ax], step = steps[i];
     if (step == 0) c.invalid("a step of 0");
+    if (step == std::numeric_limits<int64_t>::min()) c.invalid("a step of -2^63 (its magnitude has no int64)");
     int64_t b = starts[i], e = ends[i];
     if (b < 0) b += dim;
     if (e < 0) e += dim;
