@@ -158,8 +158,8 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
       if (uint64_t(n) != count)
         data_error(what + ": holds " + std::to_string(n) + " values but its shape needs " + std::to_string(count));
     };
-    // The value count is checked before anything is allocated: a shape alone must not make the
-    // importer allocate gigabytes.
+    // The value count is checked once, before anything is allocated: a shape alone must not make
+    // the importer allocate gigabytes.
     switch (t.data_type()) {
       case TP::FLOAT:
         check(t.float_data_size());
@@ -178,36 +178,28 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
     out.resize(bytes);
     switch (t.data_type()) {
       case TP::FLOAT:
-        check(t.float_data_size());
         for (uint64_t i = 0; i < count; ++i) put<float>(out, i, t.float_data(int(i)));
         break;
       case TP::FLOAT16:
-        check(t.int32_data_size());
         for (uint64_t i = 0; i < count; ++i) put<uint16_t>(out, i, uint16_t(t.int32_data(int(i))));
         break;
       case TP::INT32:
-        check(t.int32_data_size());
         for (uint64_t i = 0; i < count; ++i) put<int32_t>(out, i, t.int32_data(int(i)));
         break;
       case TP::INT8:
-        check(t.int32_data_size());
         for (uint64_t i = 0; i < count; ++i) put<int8_t>(out, i, int8_t(t.int32_data(int(i))));
         break;
       case TP::UINT8:
       case TP::BOOL:
-        check(t.int32_data_size());
         for (uint64_t i = 0; i < count; ++i) put<uint8_t>(out, i, uint8_t(t.int32_data(int(i))));
         break;
       case TP::INT64:
-        check(t.int64_data_size());
         for (uint64_t i = 0; i < count; ++i) put<int64_t>(out, i, t.int64_data(int(i)));
         break;
       case TP::UINT32:
-        check(t.uint64_data_size());
         for (uint64_t i = 0; i < count; ++i) put<uint32_t>(out, i, uint32_t(t.uint64_data(int(i))));
         break;
       case TP::UINT64:
-        check(t.uint64_data_size());
         for (uint64_t i = 0; i < count; ++i) put<uint64_t>(out, i, t.uint64_data(int(i)));
         break;
       default:

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <unordered_map>
 
+#include "formats/onnx_builder.hpp"
 #include "formats/onnx_import_internal.hpp"
 
 namespace webnn::formats::onnx_import {
@@ -386,35 +387,9 @@ void lower_cast(const NodeCtx& c) {
 }
 
 void lower_cast_like(const NodeCtx& c) {
-  // The target's ONNX type: bool is kept as such.
+  // The target's ONNX type (the export's mapping); bool is kept as such.
   const Value& t = c.in(1);
-  int32_t to = 0;
-  switch (t.desc.data_type) {
-    case DataType::kFloat32:
-      to = onnx::TensorProto::FLOAT;
-      break;
-    case DataType::kFloat16:
-      to = onnx::TensorProto::FLOAT16;
-      break;
-    case DataType::kInt32:
-      to = onnx::TensorProto::INT32;
-      break;
-    case DataType::kUint32:
-      to = onnx::TensorProto::UINT32;
-      break;
-    case DataType::kInt64:
-      to = onnx::TensorProto::INT64;
-      break;
-    case DataType::kUint64:
-      to = onnx::TensorProto::UINT64;
-      break;
-    case DataType::kInt8:
-      to = onnx::TensorProto::INT8;
-      break;
-    case DataType::kUint8:
-      to = t.is_bool ? onnx::TensorProto::BOOL : onnx::TensorProto::UINT8;
-      break;
-  }
+  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_export::onnx_type(t.desc.data_type);
   lower_cast_to(c, to);
 }
 
