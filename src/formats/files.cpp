@@ -268,11 +268,10 @@ void write_output_files(const std::string& dir, const std::vector<OutputArray>& 
   std::error_code ec;
   // The directories this call creates, removed again if the outputs cannot all be written.
   std::vector<std::filesystem::path> created;
-  for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal(); !p.empty();
-       p = p.has_relative_path() && p != p.root_path() ? p.parent_path() : std::filesystem::path()) {
-    if (std::filesystem::exists(std::filesystem::symlink_status(p, ec))) break;
+  for (std::filesystem::path p = std::filesystem::path(dir).lexically_normal();
+       !p.empty() && !std::filesystem::exists(std::filesystem::symlink_status(p, ec)); p = p.parent_path()) {
     created.push_back(p);
-    if (p == p.parent_path()) break;
+    if (p == p.parent_path()) break;  // the root
   }
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir, ec))
