@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, build-fuzz/) and runs each for N seconds (default 30; the
-# first argument overrides; --long shares one hour among them, 12 minutes each for the five).
-# Seeds: every WPT case of ../shared/wpt as a graph file (JSON and text) and an ONNX model, its
+# first argument overrides; --long shares one hour among them, 10 minutes each for the six).
+# Seeds: every WPT case of ../shared/wpt as a graph file (JSON and text), an ONNX model and a Cap'n
+# Proto graph message (the service's), its
 # constants as weights files and its inputs as .npy (build/tests/webnn_fuzz_seeds), the ONNX
 # backend suite's models, numpy-written .npy files, the shared MobileNetV2 and small hand-made
 # files; each target has a dictionary of its format's words. The corpus is kept
@@ -21,13 +22,13 @@ model=$shared/models/mobilenetv2
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import)
+targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import fuzz_ipc_graph)
 if ((long)); then seconds=$((3600 / ${#targets[@]})); fi  # one hour for them all
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import} "$build/artifacts"
+mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import,fuzz_ipc_graph} "$build/artifacts"
 
 # ---- Seeds ----
 cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
@@ -193,6 +194,13 @@ weights_dict=$build/weights.dict
     byteOffset byteLength layout row-major float32 float16 int32 uint32 int64 uint64 int8 uint8 int4 \
     '{' '}' '[' ']' ':' ',' '"'
 } >"$weights_dict"
+# The IPC graph message is binary: boundary integers (ids, counts, ordinals) and Cap'n Proto
+# pointer words (a far pointer, a list of 2^29-1 bytes, a struct pointer with no data).
+ipc_dict=$build/ipc.dict
+{
+  printf '"%s"\n' '\xff\xff\xff\xff' '\x00\x00\x00\x80' '\x01\x00\x00\x00' '\xfe\xff\xff\xff' \
+    '\x02\x00\x00\x00\x00\x00\x00\x00' '\x01\x00\x00\x00\xfa\xff\xff\xff' '\x00\x00\x00\x00\x01\x00\x01\x00'
+} >"$ipc_dict"
 
 # ---- Run ----
 failed=()
@@ -206,6 +214,7 @@ for t in "${targets[@]}"; do
     fuzz_npy) dict_file=$npy_dict ;;
     fuzz_weights) dict_file=$weights_dict ;;
     fuzz_onnx_import) dict_file=$onnx_dict ;;
+    fuzz_ipc_graph) dict_file=$ipc_dict ;;
   esac
   # libFuzzer reads the seed directory recursively, wpt/ included.
   if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" -dict="$dict_file" -max_total_time="$seconds" -timeout=20 \

@@ -1,6 +1,7 @@
 // Writes fuzz seeds from real data: every WPT conformance case as a graph file (JSON and text, as
-// the formats write them) and as an ONNX model (the export), its constants as a weights manifest
-// + file (in fuzz_weights' framing), and its input tensors as .npy files. scripts/fuzz.sh runs it
+// the formats write them), as an ONNX model (the export) and as the service's Cap'n Proto graph
+// message, its constants as a weights manifest + file (in fuzz_weights' framing), and its input
+// tensors as .npy files. scripts/fuzz.sh runs it
 // with the WPT directories of ../shared; inputs larger than the fuzzers' max_len are left out.
 // Usage: webnn_fuzz_seeds OUT_DIR WPT_DIR...
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include "conformance/wpt.hpp"
 #include "formats/formats.hpp"
 #include "formats/onnx_export.hpp"
+#include "ipc/graph_codec.hpp"
 
 namespace {
 
@@ -34,7 +36,8 @@ int main(int argc, char** argv) {
   }
   namespace fs = std::filesystem;
   const fs::path out = argv[1];
-  for (const char* target : {"fuzz_graph_json", "fuzz_graph_text", "fuzz_weights", "fuzz_npy", "fuzz_onnx_import"})
+  for (const char* target :
+       {"fuzz_graph_json", "fuzz_graph_text", "fuzz_weights", "fuzz_npy", "fuzz_onnx_import", "fuzz_ipc_graph"})
     fs::create_directories(out / target);
   const fs::path scratch = out / "scratch";
   size_t cases = 0, files = 0;
@@ -57,6 +60,9 @@ int main(int argc, char** argv) {
           } catch (const webnn::Error&) {
             // Not expressible in ONNX opset 17: no ONNX seed.
           }
+          const std::vector<std::byte> message = webnn::ipc::serialize_graph(*c.graph);
+          write(out / "fuzz_ipc_graph" / (stem + ".capnp"), text_of(message));
+          ++files;
           fs::remove_all(scratch);
           fs::create_directories(scratch);
           webnn::formats::SaveOptions options;
