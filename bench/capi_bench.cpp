@@ -16,7 +16,11 @@ namespace {
 constexpr uint32_t kN = 64;
 
 struct CppGraph {
-  webnn::MLContext context = webnn::ML::create_context({.backend = "reference"});
+  webnn::MLContext context = [] {
+    webnn::MLContextOptions options;
+    options.backend = "reference";
+    return webnn::ML::create_context(options);
+  }();
   webnn::MLGraph graph;
   webnn::MLTensor x, y;
   std::vector<float> in = std::vector<float>(kN, 0.5f), out = std::vector<float>(kN);

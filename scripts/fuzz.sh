@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, build-fuzz/) and runs each for N seconds (default 30; the
-# first argument overrides; --long shares one hour among them, 10 minutes each for the six).
+# first argument overrides; --long shares one hour among them, about 8.5 minutes each for the seven).
 # Seeds: every WPT case of ../shared/wpt as a graph file (JSON and text), an ONNX model and a Cap'n
-# Proto graph message (the service's), its
+# Proto graph message (the service's), a recorded service session for every 8th case, its
 # constants as weights files and its inputs as .npy (build/tests/webnn_fuzz_seeds), the ONNX
 # backend suite's models, numpy-written .npy files, the shared MobileNetV2 and small hand-made
 # files; each target has a dictionary of its format's words. The corpus is kept
@@ -22,13 +22,13 @@ model=$shared/models/mobilenetv2
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DWEBNN_FUZZ=ON -DWEBNN_BUILD_TESTS=OFF >/dev/null
-targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import fuzz_ipc_graph)
+targets=(fuzz_graph_json fuzz_graph_text fuzz_weights fuzz_npy fuzz_onnx_import fuzz_ipc_graph fuzz_ipc_service)
 if ((long)); then seconds=$((3600 / ${#targets[@]})); fi  # one hour for them all
 cmake --build "$build" -j"$(nproc)" --target "${targets[@]}"
 
 seeds=$build/seeds
 rm -rf "$seeds"
-mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import,fuzz_ipc_graph} "$build/artifacts"
+mkdir -p "$seeds"/{fuzz_graph_json,fuzz_graph_text,fuzz_weights,fuzz_npy,fuzz_onnx_import,fuzz_ipc_graph,fuzz_ipc_service} "$build/artifacts"
 
 # ---- Seeds ----
 cat >"$seeds/fuzz_graph_json/small.json" <<'JSON'
@@ -214,7 +214,7 @@ for t in "${targets[@]}"; do
     fuzz_npy) dict_file=$npy_dict ;;
     fuzz_weights) dict_file=$weights_dict ;;
     fuzz_onnx_import) dict_file=$onnx_dict ;;
-    fuzz_ipc_graph) dict_file=$ipc_dict ;;
+    fuzz_ipc_*) dict_file=$ipc_dict ;;
   esac
   # libFuzzer reads the seed directory recursively, wpt/ included.
   if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" -dict="$dict_file" -max_total_time="$seconds" -timeout=20 \

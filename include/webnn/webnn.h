@@ -216,6 +216,10 @@ typedef struct WebnnContextOptions {
   int32_t num_threads;                   /* 0: the backend's default; at most 256 (TypeError) */
   WebnnContextLostCallback lost_callback; /* NULL: none */
   void* lost_userdata;
+  /* Added in 0.1 with the service; older callers' smaller struct_size leaves them at their defaults. */
+  const char* remote; /* NULL or "": in this process; "unix:PATH": the WebNN service there (webnn serve) */
+  const void* token;  /* the service's token, token_size bytes (NULL: none) */
+  size_t token_size;
 } WebnnContextOptions;
 WEBNN_EXPORT void webnn_context_options_init(WebnnContextOptions* options);
 

@@ -50,6 +50,11 @@ struct MLContextOptions {
   bool accelerated = true;
   std::string backend;  // "" = best available; "reference"
   int num_threads = 0;  // 0 = backend default; at most kMaxThreads
+  // "unix:PATH": the context lives in the WebNN service listening there (`webnn serve`,
+  // docs/service.md); its tensors and graphs are the service's. "" = in this process.
+  std::string remote;
+  // The token the service asks for when it runs with --token-file ("" = none).
+  std::string token;
 };
 
 struct MLContextLostInfo {

@@ -105,5 +105,6 @@ void bind_errors(py::module_& m);
 void bind_context(py::module_& m);
 void bind_builder(py::module_& m);
 void bind_testing(py::module_& m);
+void bind_service(py::module_& m);  // service.cpp
 
 }  // namespace webnn::python

@@ -486,18 +486,23 @@ void bind_context(py::module_& m) {
       .def(
           "create_context",
           [](const ML&, const std::string& power_preference, bool accelerated, const std::string& backend,
-             int num_threads) {
+             int num_threads, const std::string& remote, const py::bytes& token) {
             MLContextOptions options;
             options.power_preference = power_preference_arg(power_preference);
             options.accelerated = accelerated;
             options.backend = backend == "auto" ? "" : backend;  // "auto": pywebnn's "best available"
             options.num_threads = num_threads;
+            options.remote = remote;
+            options.token = std::string(token);
+            py::gil_scoped_release release;  // a remote context waits for the service
             return ML::create_context(options);
           },
           py::arg("power_preference") = "default", py::arg("accelerated") = true, py::kw_only(),
-          py::arg("backend") = "", py::arg("num_threads") = 0,
+          py::arg("backend") = "", py::arg("num_threads") = 0, py::arg("remote") = "", py::arg("token") = py::bytes(),
           "A new MLContext (spec: createContext()). backend picks one by name (\"reference\"; \"\" or\n"
-          "\"auto\": the best available); num_threads bounds the backend's threads (0: its default).");
+          "\"auto\": the best available); num_threads bounds the backend's threads (0: its default);\n"
+          "remote=\"unix:PATH\" makes it a context of the WebNN service listening there (webnn serve),\n"
+          "token= the bytes that service asks for.");
 }
 
 }  // namespace webnn::python

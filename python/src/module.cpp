@@ -31,4 +31,5 @@ PYBIND11_MODULE(_webnn, m) {
   wp::bind_context(m);
   wp::bind_builder(m);
   wp::bind_testing(m);
+  wp::bind_service(m);
 }

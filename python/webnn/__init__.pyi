@@ -55,9 +55,25 @@ class ML:
         *,
         backend: str = "",
         num_threads: int = 0,
+        remote: str = "",
+        token: bytes = b"",
     ) -> MLContext:
         """A new MLContext (spec: createContext()). backend picks one by name ("reference";
-        "" or "auto": the best available); num_threads bounds the backend's threads."""
+        "" or "auto": the best available); num_threads bounds the backend's threads;
+        remote="unix:PATH" makes it a context of the WebNN service listening there
+        (webnn serve), token= the bytes that service asks for."""
+
+class Service:
+    """The WebNN service on a Unix socket (docs/service.md), served on a background thread
+    until stop() or the end of a with block. Clients: ML().create_context(remote="unix:PATH")."""
+    def __init__(self, socket: str, *, token: bytes = b"") -> None: ...
+    def stop(self) -> None:
+        """Ends every connection (after the call each is running) and removes the socket."""
+    @property
+    def live_objects(self) -> int:
+        """Contexts, tensors and graphs the clients hold now."""
+    def __enter__(self) -> Service: ...
+    def __exit__(self, *args: object) -> None: ...
 
 class MLContext:
     """The spec's MLContext: where graphs are compiled and run, in call order."""

@@ -6,6 +6,25 @@
 
 namespace webnn {
 
+namespace detail {
+
+namespace {
+RemoteConnector& connector() {
+  static RemoteConnector instance;
+  return instance;
+}
+}  // namespace
+
+void set_remote_connector(RemoteConnector c) { connector() = std::move(c); }
+
+std::shared_ptr<RemoteSession> connect_remote(const MLContextOptions& options) {
+  if (!connector())
+    throw_error(ErrorKind::kNotSupportedError, "createContext: this build has no client for the WebNN service");
+  return connector()(options);
+}
+
+}  // namespace detail
+
 namespace {
 detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl) {
   type_error_if(!impl, "MLContext: the handle is empty");
@@ -19,9 +38,16 @@ MLContext ML::create_context(const MLContextOptions& options) {
   type_error_if(options.num_threads < 0 || options.num_threads > MLContextOptions::kMaxThreads,
                 "createContext: num_threads must be in [0, " + std::to_string(MLContextOptions::kMaxThreads) +
                     "] (0: the backend's default), got " + std::to_string(options.num_threads));
-  const Backend& backend =
-      options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
   try {
+    if (!options.remote.empty()) {
+      auto context = std::make_shared<detail::ContextImpl>(options, detail::connect_remote(options));
+      context->remote->on_lost([weak = std::weak_ptr<detail::ContextImpl>(context)](const std::string& message) {
+        if (auto c = weak.lock()) c->destroy(message);
+      });
+      return MLContext(context);
+    }
+    const Backend& backend =
+        options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
     return MLContext(std::make_shared<detail::ContextImpl>(options, backend));
   } catch (const std::system_error& e) {  // the timeline's thread could not be started
     throw_error(ErrorKind::kUnknownError,

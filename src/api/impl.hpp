@@ -27,6 +27,8 @@ struct TensorImpl {
   BufferRef constant_data;
   // Other tensors: the bytes, touched only by steps running on the context timeline.
   std::vector<std::byte> data;
+  // A remote context's tensor: its id in the service's context (set by its creation step).
+  uint32_t remote_id = 0;
 
   OperandDescriptor operand_desc() const { return {desc.data_type, desc.shape}; }
 };

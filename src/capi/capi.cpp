@@ -343,6 +343,9 @@ WebnnStatus webnn_context_create(const WebnnContextOptions* options, WebnnContex
     cpp.accelerated = o.accelerated;
     cpp.backend = o.backend ? o.backend : "";
     cpp.num_threads = o.num_threads;
+    cpp.remote = o.remote ? o.remote : "";
+    capi::require(o.token || o.token_size == 0, kFn, "options->token", "is NULL with a non-zero token_size");
+    if (o.token) cpp.token.assign(static_cast<const char*>(o.token), o.token_size);
     auto c = std::make_unique<WebnnContext>();
     c->context = ML::create_context(cpp);
     c->backend_name = c->context.backend_name();

@@ -315,10 +315,7 @@ std::vector<std::string> case_files(const std::string& path) {
 }
 
 std::vector<CaseResult> run_file(const std::string& path, const RunOptions& options) {
-  MLContextOptions context_options;
-  context_options.backend = options.backend;
-  context_options.num_threads = options.num_threads;
-  MLContext context = ML::create_context(context_options);
+  MLContext context = ML::create_context(options.context);
   std::vector<CaseResult> results;
   for_each_case(path, options.filter, [&](Case& c) {
     if (c.rejected) {

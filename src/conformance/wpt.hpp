@@ -22,9 +22,8 @@ struct CaseResult {
 };
 
 struct RunOptions {
-  std::string backend;  // "" = the default backend
-  int num_threads = 0;
-  std::string filter;  // run only cases whose name contains this
+  MLContextOptions context;  // the context the cases run in (backend, threads, remote)
+  std::string filter;        // run only cases whose name contains this
 };
 
 // Every case of one file / of every *.json of a directory (sorted by file name). Never throws for

@@ -38,19 +38,6 @@ E enum_of(uint16_t ordinal, const std::string& where) {
   return static_cast<E>(ordinal);
 }
 
-void write_descriptor(const OperandDescriptor& desc, wire::OperandDescriptor::Builder out) {
-  out.setDataType(static_cast<wire::DataType>(data_type_ordinal(desc.data_type)));
-  auto shape = out.initShape(static_cast<unsigned>(desc.shape.size()));
-  for (unsigned i = 0; i < shape.size(); ++i) shape.set(i, desc.shape[i]);
-}
-
-OperandDescriptor read_descriptor(wire::OperandDescriptor::Reader in, const std::string& where) {
-  OperandDescriptor desc;
-  desc.data_type = data_type_of(static_cast<uint16_t>(in.getDataType()), where);
-  for (uint32_t d : in.getShape()) desc.shape.push_back(d);
-  return desc;
-}
-
 template <class List>
 std::vector<uint32_t> dims_of(List list) {
   std::vector<uint32_t> out;
@@ -321,6 +308,19 @@ class Decoder {
 };
 
 }  // namespace
+
+void write_descriptor(const OperandDescriptor& desc, wire::OperandDescriptor::Builder out) {
+  out.setDataType(static_cast<wire::DataType>(data_type_ordinal(desc.data_type)));
+  auto shape = out.initShape(static_cast<unsigned>(desc.shape.size()));
+  for (unsigned i = 0; i < shape.size(); ++i) shape.set(i, desc.shape[i]);
+}
+
+OperandDescriptor read_descriptor(wire::OperandDescriptor::Reader in, const std::string& where) {
+  OperandDescriptor desc;
+  desc.data_type = data_type_of(static_cast<uint16_t>(in.getDataType()), where);
+  for (uint32_t d : in.getShape()) desc.shape.push_back(d);
+  return desc;
+}
 
 BufferRef read_inline_bytes(wire::Bytes::Reader bytes, const std::string& where) {
   if (!bytes.isInline()) malformed(where + ": shared memory is not available here; the bytes must be inline");

@@ -30,6 +30,11 @@ BufferRef read_inline_bytes(wire::Bytes::Reader bytes, const std::string& where)
 using BytesWriter = std::function<void(std::span<const std::byte> data, wire::Bytes::Builder out)>;
 void write_inline_bytes(std::span<const std::byte> data, wire::Bytes::Builder out);
 
+// An operand descriptor on the wire; reading checks the data type's ordinal (DataError naming
+// `where`), not the shape, which the builder's checks judge.
+void write_descriptor(const OperandDescriptor& desc, wire::OperandDescriptor::Builder out);
+OperandDescriptor read_descriptor(wire::OperandDescriptor::Reader in, const std::string& where);
+
 void encode_graph(const Graph& graph, wire::Graph::Builder out, const BytesWriter& write_bytes = write_inline_bytes);
 
 // Rebuilds the graph `in` describes through GraphBuilder. Throws Error: the builder's own errors

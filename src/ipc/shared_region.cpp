@@ -29,14 +29,16 @@ struct FdGuard {
 int new_memfd(size_t size) {
   FdGuard fd{::memfd_create("webnn", MFD_CLOEXEC | MFD_ALLOW_SEALING)};
   if (fd.fd < 0) system_failure("memfd_create");
-  if (::ftruncate(fd.fd, static_cast<off_t>(size)) != 0) system_failure("could not size a region of " + std::to_string(size) + " bytes");
+  if (::ftruncate(fd.fd, static_cast<off_t>(size)) != 0)
+    system_failure("could not size a region of " + std::to_string(size) + " bytes");
   return fd.release();
 }
 
 std::byte* map(int fd, size_t size, int prot, const std::string& where) {
   if (size == 0) return nullptr;
   void* p = ::mmap(nullptr, size, prot, MAP_SHARED, fd, 0);
-  if (p == MAP_FAILED) throw_error(ErrorKind::kDataError, where + ": the region cannot be mapped: " + std::strerror(errno));
+  if (p == MAP_FAILED)
+    throw_error(ErrorKind::kDataError, where + ": the region cannot be mapped: " + std::strerror(errno));
   return static_cast<std::byte*>(p);
 }
 

@@ -47,12 +47,15 @@ class SharedRegion {
   size_t size() const { return size_; }
   std::span<const std::byte> bytes() const { return {data_, size_}; }
   // Only for kWritable regions; empty otherwise.
-  std::span<std::byte> writable_bytes() { return access_ == Access::kWritable ? std::span(data_, size_) : std::span<std::byte>(); }
+  std::span<std::byte> writable_bytes() {
+    return access_ == Access::kWritable ? std::span(data_, size_) : std::span<std::byte>();
+  }
   // The bytes as a constant's buffer, which keeps the mapping (and the fd) alive.
   static BufferRef to_buffer(SharedRegion region);
 
  private:
-  SharedRegion(int fd, std::byte* data, size_t size, Access access) : fd_(fd), data_(data), size_(size), access_(access) {}
+  SharedRegion(int fd, std::byte* data, size_t size, Access access)
+      : fd_(fd), data_(data), size_(size), access_(access) {}
   void release() noexcept;
   int fd_ = -1;
   std::byte* data_ = nullptr;

@@ -102,6 +102,11 @@ ContextImpl::ContextImpl(const MLContextOptions& opts, const Backend& chosen)
   lost_future = lost_promise.get_future().share();
 }
 
+ContextImpl::ContextImpl(const MLContextOptions& opts, std::shared_ptr<RemoteSession> session)
+    : options(opts), remote(std::move(session)), backend(remote.get()), num_threads(remote->num_threads()) {
+  lost_future = lost_promise.get_future().share();
+}
+
 ContextImpl::~ContextImpl() {
   // Queued steps hold a reference to the context, so nothing is queued here: this only stops the
   // worker (or lets it exit, when the last reference was dropped by a step on the worker).
@@ -220,6 +225,7 @@ void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
   if (auto hook = before_compute_hook()) hook();
   // spec: "abort when this is lost"; the outputs keep what they held.
   if (is_lost() || !graph->executable) return;
+  if (remote) return remote->dispatch(*graph->executable, inputs, outputs);
 
   std::optional<Failure> failure;
   std::vector<const std::byte*> in_ptrs;
@@ -271,6 +277,7 @@ MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
   tensor->desc = descriptor;
   register_weak(tensors, tensor);
   enqueue_locked([self = shared_from_this(), tensor] {
+    if (self->remote) return self->remote->create_tensor(*tensor);
     const uint64_t n = byte_length_of(*tensor);
     try {
       tensor->data.assign(n, std::byte{0});
@@ -364,6 +371,15 @@ void ContextImpl::read_tensor(const MLTensor& tensor, size_t out_size, std::shar
 }
 
 void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read) {
+  if (remote) {
+    // Settled when the service replies, from the connection's thread.
+    auto forget = [weak = weak_from_this(), read] {
+      if (auto self = weak.lock()) self->forget_read(read.get());
+    };
+    return remote->read_tensor(
+        *tensor, [read, forget](std::span<const std::byte> bytes) { read->fulfil(bytes), forget(); },
+        [read, forget](ErrorKind kind, const std::string& message) { read->reject(kind, message), forget(); });
+  }
   if (const Failure* f = failure_of(tensor))
     read->reject(f->kind, "readTensor: the tensor holds no valid data (" + f->message + ")");
   else if (tensor->data.size() != byte_length_of(*tensor))
@@ -385,6 +401,7 @@ void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte
   // spec: the bytes are copied before the call returns.
   std::vector<std::byte> bytes(data.begin(), data.end());
   enqueue_locked([self = shared_from_this(), t, bytes = std::move(bytes)]() mutable {
+    if (self->remote) return self->remote->write_tensor(*t, std::move(bytes));
     t->data = std::move(bytes);
     self->failures.erase(t);
   });
@@ -422,6 +439,7 @@ void ContextImpl::destroy(const std::string& message) {
   // From a step on the timeline itself the worker cannot be awaited; the destructor lets it go.
   if (timeline.on_worker_thread()) return;
   timeline.join();
+  if (remote) remote->destroy();
   // The worker has stopped: release tensor storage and executables now rather than when the last
   // handle to each is dropped.
   for (auto& t : live_tensors) std::vector<std::byte>().swap(t->data);
@@ -444,6 +462,7 @@ void ContextImpl::destroy_tensor(const std::shared_ptr<TensorImpl>& tensor) {
     // they go when the last reference does.
     if (!is_lost() && !tensor->is_constant)
       enqueue_locked([self = shared_from_this(), tensor] {
+        if (self->remote) return self->remote->destroy_tensor(*tensor);
         std::vector<std::byte>().swap(tensor->data);
         self->failures.erase(tensor);
       });

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "api/impl.hpp"
+#include "runtime/remote.hpp"
 #include "runtime/timeline.hpp"
 
 namespace webnn::detail {
@@ -58,6 +59,8 @@ class PendingRead {
 
 struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   ContextImpl(const MLContextOptions& options, const Backend& backend);
+  // A context of the WebNN service: every timeline step's effect goes through `remote`.
+  ContextImpl(const MLContextOptions& options, std::shared_ptr<RemoteSession> remote);
   ~ContextImpl();
 
   // spec: #api-mlcontext-dispatch
@@ -93,6 +96,7 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   void set_before_compute_hook(std::function<void()> hook);
 
   const MLContextOptions options;
+  const std::shared_ptr<RemoteSession> remote;  // null: a context of this process
   const Backend* const backend;
   const int num_threads;
   std::shared_future<MLContextLostInfo> lost_future;

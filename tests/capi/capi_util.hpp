@@ -32,10 +32,12 @@ void set_raw(E& field, int value) {
 
 struct Context {
   WebnnContext* c = nullptr;
-  explicit Context(const char* backend = "reference") {
+  // `remote`: "unix:PATH" for a context of the WebNN service there (nullptr: in this process).
+  explicit Context(const char* backend = "reference", const char* remote = nullptr) {
     WebnnContextOptions o;
     webnn_context_options_init(&o);
     o.backend = backend;
+    o.remote = remote;
     if (webnn_context_create(&o, &c) != WEBNN_STATUS_SUCCESS) ADD_FAILURE() << webnn_last_error_message();
   }
   ~Context() { webnn_context_release(c); }

@@ -9,12 +9,16 @@
 // API does; what it does not: the WPT reader itself is C++ (shared with the other runners).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <map>
+#include <thread>
 
 #include "capi/capi_util.hpp"
 #include "capi/replay.hpp"
 #include "conformance/wpt.hpp"
+#include "ipc/service.hpp"
 
 namespace {
 
@@ -67,9 +71,9 @@ CaseResult run_case(WebnnContext* context, webnn::conformance::Case& c) {
   return webnn::conformance::check_outputs(c, results);
 }
 
-void run_all(const char* backend) {
+void run_all(const char* backend, const char* remote = nullptr) {
   if (!std::filesystem::is_directory(kConformance)) GTEST_SKIP() << kConformance << " is absent";
-  Context context(backend);
+  Context context(backend, remote);
   ASSERT_NE(context.c, nullptr);
   std::map<CaseResult::Status, int> counts;
   std::map<std::string, int> ops;
@@ -81,13 +85,32 @@ void run_all(const char* backend) {
       EXPECT_NE(r.status, CaseResult::Status::kFailed) << r.file << ": " << r.name << ": " << r.detail;
     });
   }
-  std::printf("WPT through the C ABI (%s): %d passed, %d failed, %d skipped; %zu operators\n", backend,
-              counts[CaseResult::Status::kPassed], counts[CaseResult::Status::kFailed],
+  std::printf("WPT through the C ABI (%s%s): %d passed, %d failed, %d skipped; %zu operators\n", backend,
+              remote ? ", remote" : "", counts[CaseResult::Status::kPassed], counts[CaseResult::Status::kFailed],
               counts[CaseResult::Status::kSkipped], ops.size());
   EXPECT_GT(counts[CaseResult::Status::kPassed], 0);
 }
 
 TEST(CapiWpt, EveryConformanceCaseThroughTheCAbiReference) { run_all("reference"); }
 TEST(CapiWpt, EveryConformanceCaseThroughTheCAbiDefaultBackend) { run_all(""); }
+
+// WebnnContextOptions.remote: the same cases in a context of the WebNN service.
+TEST(CapiWpt, EveryConformanceCaseThroughTheCAbiAndTheService) {
+  const std::string path = "/tmp/webnn_capi_" + std::to_string(::getpid()) + ".sock";
+  webnn::ipc::Service service({path, "", [](const std::string&) {}});
+  std::thread serving([&] { service.run(); });
+  run_all("", ("unix:" + path).c_str());
+  service.stop();
+  serving.join();
+}
+
+TEST(CapiWpt, NoServiceAtTheRemoteAddressIsAnError) {
+  WebnnContextOptions o;
+  webnn_context_options_init(&o);
+  o.remote = "unix:/tmp/webnn_no_such_service.sock";
+  WebnnContext* c = nullptr;
+  expect_failure(webnn_context_create(&o, &c), WEBNN_STATUS_UNKNOWN_ERROR, {"no WebNN service at"});
+  EXPECT_EQ(c, nullptr);
+}
 
 }  // namespace

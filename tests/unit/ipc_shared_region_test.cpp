@@ -57,9 +57,9 @@ TEST(IpcSharedRegion, ASealedRegionCannotBeChangedOrTruncated) {
   EXPECT_NE(::ftruncate(fd, 0), 0);     // shrink
   EXPECT_NE(::ftruncate(fd, 8192), 0);  // grow
   const std::byte b{1};
-  EXPECT_NE(::pwrite(fd, &b, 1, 0), 1);                                                      // write
+  EXPECT_NE(::pwrite(fd, &b, 1, 0), 1);                                                     // write
   EXPECT_EQ(::mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), MAP_FAILED);  // writable map
-  EXPECT_NE(::fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE), 0);                               // more seals
+  EXPECT_NE(::fcntl(fd, F_ADD_SEALS, F_SEAL_FUTURE_WRITE), 0);                              // more seals
 }
 
 TEST(IpcSharedRegion, AWritableRegionHasAFixedSize) {
@@ -81,8 +81,8 @@ TEST(IpcSharedRegion, MissingSealsAreRefused) {
   expect_refused(memfd_with_seals(64, F_SEAL_SHRINK | F_SEAL_GROW), 64, SharedRegion::Access::kReadOnly,
                  "not sealed against further sealing");
   // Bytes to read must also be sealed against writing; a destination need not be.
-  expect_refused(memfd_with_seals(64, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 64,
-                 SharedRegion::Access::kReadOnly, "not sealed against writing");
+  expect_refused(memfd_with_seals(64, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 64, SharedRegion::Access::kReadOnly,
+                 "not sealed against writing");
   SharedRegion ok = SharedRegion::map_received(memfd_with_seals(64, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL), 64,
                                                SharedRegion::Access::kWritable, "destination");
   EXPECT_EQ(ok.size(), 64u);

@@ -21,6 +21,7 @@
 #include "formats/formats.hpp"
 #include "formats/onnx_export.hpp"
 #include "graph/graph.hpp"
+#include "ipc/service.hpp"
 #include "webnn/webnn.hpp"
 
 namespace {
@@ -65,14 +66,20 @@ double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std
 struct CommonOptions {
   std::string backend;
   int threads = 0;
+  std::string remote;      // --remote unix:PATH
+  std::string token_file;  // --token-file FILE
 };
 
-MLContext make_context(const CommonOptions& o) {
+MLContextOptions context_options(const CommonOptions& o) {
   MLContextOptions options;
   options.backend = o.backend;
   options.num_threads = o.threads;
-  return ML::create_context(options);
+  options.remote = o.remote;
+  if (!o.token_file.empty()) options.token = formats::read_file(o.token_file, "token file");
+  return options;
 }
+
+MLContext make_context(const CommonOptions& o) { return ML::create_context(context_options(o)); }
 
 // NAME=FILE.npy pairs into host tensors, checked against the graph's inputs.
 NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGraph& graph) {
@@ -214,8 +221,7 @@ int cmd_convert(const std::string& path, const std::string& to, const std::strin
 
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::string& filter, bool verbose) {
   conformance::RunOptions options;
-  options.backend = common.backend;
-  options.num_threads = common.threads;
+  options.context = context_options(common);
   options.filter = filter;
   std::vector<conformance::CaseResult> results = std::filesystem::is_directory(dir)
                                                      ? conformance::run_directory(dir, options)
@@ -262,6 +268,8 @@ int main(int argc, char** argv) {
     cmd->add_option("--backend", common.backend, "backend: reference (default: the best available)");
     // Range-checked by createContext, the one place that validates context options.
     cmd->add_option("--threads", common.threads, "number of threads, 0 to 256 (default 0: every core)");
+    cmd->add_option("--remote", common.remote, "unix:PATH: run in the WebNN service listening there (webnn serve)");
+    cmd->add_option("--token-file", common.token_file, "the token the service asks for (with --remote)");
   };
 
   std::string graph_path, out_dir, to, out_path, filter;
@@ -308,6 +316,11 @@ int main(int argc, char** argv) {
 
   auto* backends = app.add_subcommand("backends", "list the backends built in, best first");
 
+  std::string socket_path, token_file;
+  auto* serve = app.add_subcommand("serve", "serve remote contexts on a Unix socket until SIGINT/SIGTERM");
+  serve->add_option("--socket", socket_path, "the socket file to create (mode 0600)")->required();
+  serve->add_option("--token-file", token_file, "clients must present this file's bytes as their token");
+
   auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");
   conf->add_option("DIR", graph_path, "directory of *.json cases, or one file")->required();
   conf->add_option("--filter", filter, "only cases whose name contains this");
@@ -318,7 +331,17 @@ int main(int argc, char** argv) {
   formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
     parse_load_options(dims, freezes);
-    if (*info) return cmd_info(graph_path, common, !common.backend.empty());
+    if (*info) return cmd_info(graph_path, common, !common.backend.empty() || !common.remote.empty());
+    if (*serve) {
+      ipc::ServiceOptions options;
+      options.socket_path = socket_path;
+      if (!token_file.empty()) {
+        options.token = formats::read_file(token_file, "token file");
+        if (options.token.empty())
+          throw_error(ErrorKind::kTypeError, "--token-file " + quote(token_file) + " is empty");
+      }
+      return ipc::serve_until_signal(options);
+    }
     if (*validate) return cmd_validate(graph_path);
     if (*run) return cmd_run(graph_path, inputs, out_dir, common);
     if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, common);

@@ -1,0 +1,486 @@
+// The client side of a remote context (MLContextOptions::remote, docs/service.md): one
+// connection per context, served by a thread that runs the connection's Cap'n Proto event loop.
+// The context's timeline steps hand their calls to that thread (kj::Executor::executeSync) and
+// return once the call is sent; only reads and computes wait for replies. All calls go to the one
+// Context capability, so the service receives them in the timeline's order.
+#include <capnp/rpc-twoparty.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstring>
+#include <future>
+#include <kj/async-io.h>
+#include <mutex>
+#include <thread>
+
+#include "api/impl.hpp"
+#include "ipc/graph_codec.hpp"
+#include "ipc/wire_util.hpp"
+#include "runtime/remote.hpp"
+
+namespace webnn::ipc {
+
+namespace {
+
+constexpr unsigned kMaxFdsPerMessage = 4;
+
+[[noreturn]] void lost_error(const std::string& what, const kj::Exception& e) {
+  throw_error(ErrorKind::kInvalidStateError,
+              what + ": the connection to the WebNN service is lost (" + e.getDescription().cStr() + ")");
+}
+
+int connect_unix(const std::string& remote) {
+  const std::string prefix = "unix:";
+  if (remote.compare(0, prefix.size(), prefix) != 0)
+    throw_error(ErrorKind::kTypeError, "createContext: remote " + quote(remote) + " is not unix:PATH");
+  const std::string path = remote.substr(prefix.size());
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof(addr.sun_path))
+    throw_error(ErrorKind::kTypeError, "createContext: the socket path of " + quote(remote) + " must hold 1 to " +
+                                           std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw_error(ErrorKind::kUnknownError, std::string("createContext: socket: ") + std::strerror(errno));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    const int err = errno;
+    ::close(fd);
+    throw_error(ErrorKind::kUnknownError,
+                "createContext: no WebNN service at " + quote(path) + ": " + std::strerror(err));
+  }
+  return fd;
+}
+
+class Session;
+
+class RemoteExecutable final : public Executable {
+ public:
+  RemoteExecutable(std::shared_ptr<Session> session, uint32_t id, std::shared_ptr<const Graph> ir,
+                   std::vector<std::string> placement)
+      : session_(std::move(session)), id_(id), ir_(std::move(ir)), placement_(std::move(placement)) {}
+  ~RemoteExecutable() override;
+  void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override;
+  std::vector<std::string> placement() const override { return placement_; }
+  uint32_t id() const { return id_; }
+  const Graph& ir() const { return *ir_; }
+
+ private:
+  std::shared_ptr<Session> session_;
+  uint32_t id_;
+  std::shared_ptr<const Graph> ir_;
+  std::vector<std::string> placement_;
+};
+
+class Session final : public detail::RemoteSession, public std::enable_shared_from_this<Session> {
+ public:
+  static std::shared_ptr<Session> open(const MLContextOptions& options) {
+    auto session = std::shared_ptr<Session>(new Session());
+    const int fd = connect_unix(options.remote);
+    std::promise<void> ready;
+    std::future<void> started = ready.get_future();
+    session->io_ = std::thread([s = session.get(), fd, options, &ready] { s->io_main(fd, options, ready); });
+    try {
+      started.get();
+    } catch (...) {
+      session->io_.join();
+      throw;
+    }
+    return session;
+  }
+
+  ~Session() noexcept override {
+    if (!io_.joinable()) return;
+    if (std::this_thread::get_id() == io_.get_id()) {  // the last reference went in a reply's callback
+      if (stop_) stop_->fulfill();
+      io_.detach();
+      return;
+    }
+    try {
+      executor_->executeSync([this] {
+        if (stop_) stop_->fulfill();
+      });
+    } catch (const kj::Exception&) {  // the loop has ended already
+    }
+    io_.join();
+  }
+
+  std::string_view name() const override { return backend_; }
+  bool accelerated() const override { return accelerated_; }
+  int num_threads() const override { return threads_; }
+
+  std::unique_ptr<Executable> compile(std::shared_ptr<const Graph> graph, const CompileOptions&) const override {
+    const uint32_t id = next_graph_++;
+    struct Reply {
+      std::vector<std::string> placement;
+      std::optional<Error> failure;
+    };
+    Reply reply = call<Reply>("build", [&](wire::Context::Client& c) {
+      auto request = c.buildRequest();
+      request.setGraph(id);
+      auto description = request.initDescription();
+      std::optional<Error> failure;
+      try {
+        SharedPacker packer;
+        encode_graph(*graph, description,
+                     [&](std::span<const std::byte> data, wire::Bytes::Builder out) { packer.write(data, out); });
+        if (packer.used()) packer.finish(description.initShared());
+      } catch (const Error& e) {
+        failure = e;
+      }
+      if (failure) return kj::Promise<Reply>(Reply{{}, failure});
+      return request.send().then([](capnp::Response<wire::Context::BuildResults>&& r) {
+        Reply out;
+        if (r.hasFailure()) {
+          try {
+            throw_failure(r.getFailure());
+          } catch (const Error& e) {
+            out.failure = e;
+          }
+        }
+        for (auto p : r.getPlacement()) out.placement.push_back(std_text(p));
+        return out;
+      });
+    });
+    if (reply.failure) throw *reply.failure;
+    auto self = std::const_pointer_cast<Session>(shared_from_this());
+    return std::make_unique<RemoteExecutable>(self, id, std::move(graph), std::move(reply.placement));
+  }
+
+  void create_tensor(detail::TensorImpl& tensor) override {
+    tensor.remote_id = next_tensor_++;
+    send([&](wire::Context::Client& c) {
+      auto request = c.createTensorRequest();
+      request.setTensor(tensor.remote_id);
+      write_descriptor(tensor.operand_desc(), request.initDescriptor());
+      request.setReadable(tensor.desc.readable);
+      request.setWritable(tensor.desc.writable);
+      return request.send().ignoreResult();
+    });
+  }
+
+  void write_tensor(const detail::TensorImpl& tensor, std::vector<std::byte> bytes) override {
+    send([&](wire::Context::Client& c) {
+      auto request = c.writeTensorRequest();
+      request.setTensor(tensor.remote_id);
+      set_bytes(bytes, request.initBytes(), [&] { return request.initShared(); }, [&] { request.disownShared(); });
+      return request.send().ignoreResult();
+    });
+  }
+
+  void read_tensor(const detail::TensorImpl& tensor, Done done, Failed failed) override {
+    const uint64_t n = tensor.operand_desc().byte_length().value_or(0);
+    std::shared_ptr<SharedRegion> destination;
+    if (n > SharedRegion::kInlineLimit) {
+      try {
+        destination = std::make_shared<SharedRegion>(SharedRegion::create_writable(n));
+      } catch (const Error&) {  // no region to be had: the bytes come inline
+      }
+    }
+    try {
+      send([&](wire::Context::Client& c) {
+        auto request = c.readTensorRequest();
+        request.setTensor(tensor.remote_id);
+        if (destination) request.setDestination(kj::heap<RegionServer>(*destination));
+        return request.send().then(
+            [destination, done, failed](capnp::Response<wire::Context::ReadTensorResults>&& r) {
+              if (r.hasFailure()) return failed(static_cast<ErrorKind>(r.getFailure().getKind()), std_text(r.getFailure().getMessage()));
+              if (destination) return done(destination->bytes());
+              auto bytes = r.getBytes();
+              done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
+            },
+            [failed](kj::Exception&& e) {
+              failed(ErrorKind::kInvalidStateError, std::string("readTensor: the connection to the WebNN service is lost (") +
+                                                        e.getDescription().cStr() + ")");
+            });
+      });
+    } catch (const Error& e) {
+      failed(e.kind(), e.message());
+    }
+  }
+
+  void destroy_tensor(const detail::TensorImpl& tensor) override {
+    send([&](wire::Context::Client& c) {
+      auto request = c.destroyTensorRequest();
+      request.setTensor(tensor.remote_id);
+      return request.send().ignoreResult();
+    });
+  }
+
+  void dispatch(const Executable& graph, std::span<const std::shared_ptr<detail::TensorImpl>> inputs,
+                std::span<const std::shared_ptr<detail::TensorImpl>> outputs) override {
+    const auto& remote = static_cast<const RemoteExecutable&>(graph);
+    send([&](wire::Context::Client& c) {
+      auto request = c.dispatchRequest();
+      request.setGraph(remote.id());
+      auto fill = [](const std::vector<NamedOperand>& names, std::span<const std::shared_ptr<detail::TensorImpl>> tensors,
+                     capnp::List<wire::NamedTensor>::Builder list) {
+        for (unsigned i = 0; i < list.size(); ++i) {
+          list[i].setName(wire_text(names[i].name));
+          list[i].setTensor(tensors[i]->remote_id);
+        }
+      };
+      fill(remote.ir().inputs, inputs, request.initInputs(static_cast<unsigned>(inputs.size())));
+      fill(remote.ir().outputs, outputs, request.initOutputs(static_cast<unsigned>(outputs.size())));
+      return request.send().ignoreResult();
+    });
+  }
+
+  void destroy() override {
+    send([](wire::Context::Client& c) { return c.destroyRequest().send().ignoreResult(); });
+  }
+
+  void on_lost(std::function<void(const std::string&)> lost) override {
+    std::lock_guard lock(lost_mutex_);
+    lost_handler_ = std::move(lost);
+    if (lost_) notify_lost_locked();
+  }
+
+  void run_graph(const RemoteExecutable& graph, std::span<const std::byte* const> inputs,
+                 std::span<std::byte* const> outputs) const {
+    const Graph& ir = graph.ir();
+    struct Reply {
+      std::map<std::string, std::vector<std::byte>> outputs;
+      std::optional<Error> failure;
+    };
+    // Outputs above the inline limit come back through one writable region, 64-byte aligned.
+    std::map<std::string, std::pair<uint64_t, uint64_t>> slices;
+    uint64_t total = 0;
+    for (const NamedOperand& out : ir.outputs) {
+      const uint64_t n = *ir.desc(out.operand).byte_length();
+      if (n <= SharedRegion::kInlineLimit) continue;
+      total = (total + 63) / 64 * 64;
+      slices[out.name] = {total, n};
+      total += n;
+    }
+    std::shared_ptr<SharedRegion> destination;
+    if (total) destination = std::make_shared<SharedRegion>(SharedRegion::create_writable(total));
+    Reply reply = call<Reply>("compute", [&](wire::Context::Client& c) {
+      auto request = c.computeRequest();
+      request.setGraph(graph.id());
+      auto list = request.initInputs(static_cast<unsigned>(ir.inputs.size()));
+      SharedPacker packer;
+      for (unsigned i = 0; i < list.size(); ++i) {
+        list[i].setName(wire_text(ir.inputs[i].name));
+        const size_t n = *ir.desc(ir.inputs[i].operand).byte_length();
+        packer.write({inputs[i], n}, list[i].initBytes());
+      }
+      if (packer.used()) packer.finish(request.initShared());
+      if (destination) {
+        auto d = request.initDestination();
+        d.setSize(destination->size());
+        d.setRegion(kj::heap<RegionServer>(*destination));
+        auto named = request.initDestinations(static_cast<unsigned>(slices.size()));
+        unsigned i = 0;
+        for (const auto& [name, slice] : slices) {
+          named[i].setName(wire_text(name));
+          named[i].initBytes().initShared().setOffset(slice.first);
+          named[i].getBytes().getShared().setSize(slice.second);
+          ++i;
+        }
+      }
+      return request.send().then([destination](capnp::Response<wire::Context::ComputeResults>&& r) {
+        Reply out;
+        if (r.hasFailure()) {
+          try {
+            throw_failure(r.getFailure());
+          } catch (const Error& e) {
+            out.failure = e;
+          }
+          return out;
+        }
+        for (auto o : r.getOutputs()) {
+          std::span<const std::byte> bytes;
+          if (o.getBytes().isInline()) {
+            auto b = o.getBytes().getInline();
+            bytes = {reinterpret_cast<const std::byte*>(b.begin()), b.size()};
+          } else if (destination && o.getBytes().isShared()) {
+            const uint64_t offset = o.getBytes().getShared().getOffset(), size = o.getBytes().getShared().getSize();
+            if (offset > destination->size() || size > destination->size() - offset) continue;
+            bytes = destination->bytes().subspan(offset, size);
+          }
+          out.outputs[std_text(o.getName())].assign(bytes.begin(), bytes.end());
+        }
+        return out;
+      });
+    });
+    if (reply.failure) throw *reply.failure;
+    for (size_t i = 0; i < ir.outputs.size(); ++i) {
+      auto it = reply.outputs.find(ir.outputs[i].name);
+      const size_t n = *ir.desc(ir.outputs[i].operand).byte_length();
+      if (it == reply.outputs.end() || it->second.size() != n)
+        throw_error(ErrorKind::kOperationError, "compute: the service returned no valid output " + quote(ir.outputs[i].name));
+      std::memcpy(outputs[i], it->second.data(), n);
+    }
+  }
+
+  void destroy_graph(uint32_t id) const {
+    send([id](wire::Context::Client& c) {
+      auto request = c.destroyGraphRequest();
+      request.setGraph(id);
+      return request.send().ignoreResult();
+    });
+  }
+
+ private:
+  Session() = default;
+
+  class TaskErrors final : public kj::TaskSet::ErrorHandler {
+   public:
+    explicit TaskErrors(Session& s) : session_(s) {}
+    void taskFailed(kj::Exception&& e) override {
+      session_.lose(std::string("a call to the WebNN service failed: ") + e.getDescription().cStr());
+    }
+
+   private:
+    Session& session_;
+  };
+
+  // Large bytes in a region of their own, small ones (or all, when no region can be made) inline.
+  template <class InitShared, class DropShared>
+  static void set_bytes(std::span<const std::byte> data, wire::Bytes::Builder out, InitShared init_shared,
+                        DropShared drop_shared) {
+    try {
+      SharedPacker packer;
+      packer.write(data, out);
+      if (packer.used()) packer.finish(init_shared());
+    } catch (const Error&) {
+      drop_shared();
+      out.setInline({reinterpret_cast<const capnp::byte*>(data.data()), data.size()});
+    }
+  }
+
+  // Sends a call made by `make` on the I/O thread without waiting for its reply. A connection
+  // that is gone makes this a no-op: the context is being lost.
+  template <class Make>
+  void send(Make&& make) const {
+    try {
+      executor_->executeSync([&] {
+        if (context_) tasks_->add(make(*context_));
+      });
+    } catch (const kj::Exception&) {
+    }
+  }
+
+  // Runs `make` on the I/O thread and waits for the promise it returns.
+  template <class Result, class Make>
+  Result call(const char* what, Make&& make) const {
+    try {
+      return executor_->executeSync([&] {
+        if (!context_) kj::throwFatalException(KJ_EXCEPTION(DISCONNECTED, "the connection is closed"));
+        return make(*context_);
+      });
+    } catch (const kj::Exception& e) {
+      lost_error(what, e);
+    }
+  }
+
+  void io_main(int fd, const MLContextOptions& options, std::promise<void>& ready) {
+    bool started = false;
+    try {
+      auto io = kj::setupAsyncIo();
+      auto stream = io.lowLevelProvider->wrapUnixSocketFd(fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
+      capnp::TwoPartyVatNetwork network(*stream, kMaxFdsPerMessage, capnp::rpc::twoparty::Side::CLIENT);
+      auto rpc = capnp::makeRpcClient(network);
+      capnp::MallocMessageBuilder vat_message;
+      auto vat = vat_message.initRoot<capnp::rpc::twoparty::VatId>();
+      vat.setSide(capnp::rpc::twoparty::Side::SERVER);
+      auto service = rpc.bootstrap(vat).castAs<wire::Service>();
+      auto connect = service.connectRequest();
+      connect.setOpTableHash(wire::OP_TABLE_HASH);
+      connect.setToken({reinterpret_cast<const capnp::byte*>(options.token.data()), options.token.size()});
+      // Waited for (not pipelined) so that a refusal is what the caller hears, not a closed pipe.
+      auto ml = connect.send().wait(io.waitScope).getMl();
+      auto create = ml.createContextRequest();
+      auto o = create.initOptions();
+      o.setBackend(wire_text(options.backend));
+      o.setNumThreads(options.num_threads);
+      o.setAccelerated(options.accelerated);
+      o.setPowerPreference(static_cast<uint8_t>(options.power_preference));
+      auto reply = create.send().wait(io.waitScope);
+      if (reply.hasFailure()) throw_failure(reply.getFailure());
+      wire::Context::Client context = reply.getContext();
+      backend_ = std_text(reply.getInfo().getBackend());
+      accelerated_ = reply.getInfo().getAccelerated();
+      threads_ = reply.getInfo().getNumThreads();
+
+      TaskErrors errors(*this);
+      kj::TaskSet tasks(errors);
+      auto stop = kj::newPromiseAndFulfiller<void>();
+      executor_ = kj::getCurrentThreadExecutor().addRef();
+      context_ = &context;
+      tasks_ = &tasks;
+      stop_ = stop.fulfiller.get();
+      started = true;
+      ready.set_value();
+      const bool stopped = stop.promise.then([] { return true; })
+                               .exclusiveJoin(network.onDisconnect().then([] { return false; }))
+                               .wait(io.waitScope);
+      context_ = nullptr;
+      tasks_ = nullptr;
+      stop_ = nullptr;
+      if (!stopped) lose("the WebNN service closed the connection");
+    } catch (const kj::Exception& e) {
+      context_ = nullptr;
+      tasks_ = nullptr;
+      stop_ = nullptr;
+      const std::string why = e.getDescription().cStr();
+      if (!started)
+        ready.set_exception(std::make_exception_ptr(
+            Error(ErrorKind::kUnknownError, "createContext: the WebNN service refused the connection: " + why)));
+      else
+        lose("the connection to the WebNN service failed: " + why);
+    } catch (const Error& e) {
+      if (!started) ready.set_exception(std::current_exception());
+    }
+  }
+
+  void lose(const std::string& message) {
+    std::lock_guard lock(lost_mutex_);
+    if (lost_) return;
+    lost_ = true;
+    lost_message_ = message;
+    if (lost_handler_) notify_lost_locked();
+  }
+
+  // On a thread of its own: the handler destroys the context, which calls back into this session.
+  void notify_lost_locked() {
+    std::thread([handler = std::move(lost_handler_), message = lost_message_] { handler(message); }).detach();
+    lost_handler_ = nullptr;
+  }
+
+  std::thread io_;
+  kj::Own<const kj::Executor> executor_;
+  // I/O thread only, null outside the event loop.
+  wire::Context::Client* context_ = nullptr;
+  kj::TaskSet* tasks_ = nullptr;
+  kj::PromiseFulfiller<void>* stop_ = nullptr;
+  std::string backend_;
+  bool accelerated_ = false;
+  int threads_ = 0;
+  uint32_t next_tensor_ = 1;  // the timeline's thread only
+  mutable std::atomic<uint32_t> next_graph_{1};
+  std::mutex lost_mutex_;
+  std::function<void(const std::string&)> lost_handler_;
+  bool lost_ = false;
+  std::string lost_message_;
+};
+
+RemoteExecutable::~RemoteExecutable() { session_->destroy_graph(id_); }
+
+void RemoteExecutable::run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) {
+  session_->run_graph(*this, inputs, outputs);
+}
+
+// Registered when the IPC layer is linked (it is part of libwebnn).
+[[maybe_unused]] const bool kRegistered = [] {
+  detail::set_remote_connector([](const MLContextOptions& options) -> std::shared_ptr<detail::RemoteSession> {
+    return Session::open(options);
+  });
+  return true;
+}();
+
+}  // namespace
+
+}  // namespace webnn::ipc
