@@ -409,6 +409,24 @@ TEST_F(Float16Test, Float16OperationsWithoutAFastPathKeepTheirReferenceKernels) 
   EXPECT_EQ(where(OpKind::kInstanceNormalization), "reference");
 }
 
+TEST_F(Float16Test, WidenedOperationsOneDnnRefusesRunTheirFloat32ReferenceKernels) {
+  // gemm with beta 0.25 and layerNormalization over a middle axis have no oneDNN primitive: they
+  // run their float32 reference kernels on the widened values. x is also read by a float16 floor.
+  const OperandId x = input({5, 6});
+  GemmAttrs g;
+  g.beta = 0.25;
+  g.c = OperandRef{input({5, 4})};
+  output(op(OpKind::kGemm, {x, constant({6, 4})}, g), {1, 0});
+  LayerNormalizationAttrs ln;
+  ln.axes = std::vector<uint32_t>{1};
+  output(op(OpKind::kLayerNormalization, {input({2, 3, 4})}, ln), {1, 0});
+  output(op(OpKind::kFloor, {op(OpKind::kMul, {x, constant_values({}, {9.0f})})}), kExact);
+  check();
+  EXPECT_EQ(where(OpKind::kGemm), "reference");
+  EXPECT_EQ(where(OpKind::kLayerNormalization), "reference");
+  EXPECT_EQ(where(OpKind::kMul), "onednn");
+}
+
 // ---- Graph outputs and the conversions ----
 
 TEST_F(Float16Test, GraphOutputsInFloat16BoundEveryWay) {
