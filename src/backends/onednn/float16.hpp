@@ -14,11 +14,11 @@
 //     reads float16 values: casts, comparisons, isNaN/isInfinite, argMin/argMax, floor, ceil,
 //     roundEven, sign, quantizeLinear, reductions, the normalizations other than layer
 //     normalization, recurrent networks, ... A float32 value they read is rounded to float16 first
-//     (a conversion), which is exactly the value the spec's float16 operation before it produced.
-// Between widened operations values stay float32 (unrounded): a chain of them is more accurate
-// than the spec's float16 evaluation, and differs from it in one way beyond rounding: a value past
-// float16's range (|x| >= 65520) stays finite until the next rounding point instead of becoming
-// Infinity (docs/onednn.md).
+//     (a conversion): the value the spec's float16 operation before it produces.
+// Between widened operations values stay float32 (unrounded): a chain of them rounds once, at its
+// end, so it is more accurate than the spec's float16 evaluation and may differ from it by a float16
+// ULP or so; and a value past float16's range (|x| >= 65520) stays finite until the next rounding
+// point instead of becoming Infinity at once (docs/onednn.md).
 #pragma once
 
 #include <cstddef>
