@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""The network benchmark: MobileNetV2 (../shared/models), ResNet-50 and a BERT-base encoder layer
+"""The network benchmark: MobileNetV2 (../shared/models), the same MobileNetV2 converted to float16
+(weights and input, by bench/to_float16.py), ResNet-50 and a BERT-base encoder layer
 (bench/networks.py, built through the Python API), each run by `webnn bench` on the onednn and
 reference backends and by ONNX Runtime (tools/ort/ort_run.mjs) on the ONNX export of the very same
 graph file, in the same run, batch 1, on the same input data. Prints one Markdown table.
@@ -12,6 +13,11 @@ warm-up runs), so that drift in the machine's speed falls on both; a row reports
 the rounds of each round's p50. The reference backend runs one round of fewer iterations. build is
 the time of `build()` (oneDNN primitive creation and weight reordering) and of ONNX Runtime's
 session creation; peak RSS is each process's high-water mark (VmHWM of /proc/self/status).
+
+A float16 network's rounds also time its float32 original on onednn, so that the table's float16 /
+float32 ratio compares runs taken side by side, and its embedding on the shared input.npy is
+compared with the float32 one (cosine similarity). When ONNX Runtime cannot run a model (no CPU
+kernel for a node), its row says so instead of a time.
 """
 import argparse
 import json
@@ -29,14 +35,21 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import networks  # noqa: E402
 
-NETWORKS = ["mobilenetv2", "resnet50", "bert_encoder"]
+import to_float16  # noqa: E402
+
+NETWORKS = ["mobilenetv2", "mobilenetv2_float16", "resnet50", "bert_encoder"]
+FLOAT16_OF = {"mobilenetv2_float16": "mobilenetv2"}  # float16 network -> its float32 original
 
 
-def run(cmd):
+def run(cmd, may_fail=False):
+    """The command's stdout; on failure exits, or (may_fail) returns None and the output's last line."""
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
+        if may_fail:
+            lines = (proc.stderr or proc.stdout).strip().splitlines()
+            return None, lines[-1] if lines else f"exit code {proc.returncode}"
         sys.exit(f"models: {' '.join(cmd)} failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
-    return proc.stdout
+    return (proc.stdout, None) if may_fail else proc.stdout
 
 
 def metrics(text):
@@ -54,6 +67,16 @@ def metrics(text):
 
 def prepare(name, args, webnn, work):
     """The graph file of network `name` and its input arguments (NAME=FILE.npy)."""
+    if name in FLOAT16_OF:
+        graph32, feeds32 = prepare(FLOAT16_OF[name], args, webnn, work)
+        graph = to_float16.to_float16(graph32, os.path.join(work, name))
+        feeds = []
+        for feed in feeds32:
+            input_name, _, npy = feed.partition("=")
+            path = os.path.join(work, name, input_name + ".npy")
+            to_float16.convert_npy(npy, path)
+            feeds.append(f"{input_name}={path}")
+        return graph, feeds
     if name == "mobilenetv2":
         graph = os.path.join(args.shared, "models", "mobilenetv2", "mobilenetv2.json")
         if not os.path.exists(graph):
@@ -77,32 +100,66 @@ def bench_network(name, args, webnn, work):
     run([args.webnn, "convert", graph, "--to", "onnx", onnx])
     inputs = [a for feed in feeds for a in ("--input", feed)]
     common = ["--threads", str(args.threads), "--warmup", "5"] + inputs
-    ours, ort = [], []
+    original = None
+    if name in FLOAT16_OF:  # the float32 original, timed in the same rounds
+        graph32, feeds32 = prepare(FLOAT16_OF[name], args, webnn, work)
+        original = [graph32, "--backend", "onednn", "--iterations", str(args.iterations), "--threads",
+                    str(args.threads), "--warmup", "5"] + [a for feed in feeds32 for a in ("--input", feed)]
+    ours, ort, ours32 = [], [], []
+    ort_error = None
     for _ in range(args.rounds):
         ours.append(metrics(run([args.webnn, "bench", graph, "--backend", "onednn", "--iterations",
                                  str(args.iterations)] + common)))
-        ort.append(metrics(run([args.node, args.ort_tool, "bench", onnx, "--iterations", str(args.iterations)]
-                               + common)))
+        if original:
+            ours32.append(metrics(run([args.webnn, "bench"] + original)))
+        if ort_error is None:
+            out, ort_error = run([args.node, args.ort_tool, "bench", onnx, "--iterations", str(args.iterations)]
+                                 + common, may_fail=True)
+            if out is not None:
+                ort.append(metrics(out))
     ref_iterations = max(3, args.iterations // 10)
     ref = metrics(run([args.webnn, "bench", graph, "--backend", "reference", "--iterations", str(ref_iterations),
                        "--threads", str(args.threads), "--warmup", "1"] + inputs))
 
     def median(rows, key):
-        return statistics.median(r[key] for r in rows)
+        return statistics.median(r[key] for r in rows) if rows else None
 
-    return {
+    result = {
         "network": name,
         "onednn_ms": median(ours, "p50_ms"),
         "reference_ms": ref["p50_ms"],
         "ort_ms": median(ort, "p50_ms"),
+        "ort_error": ort_error,
         "build_ms": median(ours, "build_ms"),
         "ort_build_ms": median(ort, "build_ms"),
         "rss_mb": max(r["peak_rss_mb"] for r in ours),
-        "ort_rss_mb": max(r["peak_rss_mb"] for r in ort),
-        "ort_version": ort[0].get("backend", ""),
+        "ort_rss_mb": max(r["peak_rss_mb"] for r in ort) if ort else None,
+        "ort_version": ort[0].get("backend", "") if ort else "",
         "rounds_ours": [r["p50_ms"] for r in ours],
         "rounds_ort": [r["p50_ms"] for r in ort],
     }
+    if original:
+        result["float32_ms"] = median(ours32, "p50_ms")
+        result["rounds_float32"] = [r["p50_ms"] for r in ours32]
+        result["cosine"] = embedding_cosine(graph, graph32, args, work)
+    return result
+
+
+def embedding_cosine(graph16, graph32, args, work):
+    """Cosine similarity of the float16 and float32 networks' outputs on onednn, on the shared
+    MobileNetV2 input (a real photo)."""
+    npy = os.path.join(args.shared, "models", "mobilenetv2", "input.npy")
+    npy16 = os.path.join(work, "input_float16.npy")
+    to_float16.convert_npy(npy, npy16)
+    outputs = []
+    for graph, feed, out in ((graph16, npy16, "out16"), (graph32, npy, "out32")):
+        out_dir = os.path.join(work, out)
+        run([args.webnn, "run", graph, "--backend", "onednn", "--threads", str(args.threads), "--input",
+             f"input={feed}", "--output-dir", out_dir])
+        outputs.append(np.concatenate([np.load(os.path.join(out_dir, f)).astype(np.float64).ravel()
+                                       for f in sorted(os.listdir(out_dir))]))
+    a, b = outputs
+    return float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b)))
 
 
 def machine():
@@ -150,16 +207,27 @@ def main():
             results.append(bench_network(name, args, webnn, work))
 
     host = machine()
-    print(f"Machine: {host}; batch 1, {args.threads} threads; {results[0]['ort_version']}; "
+    ort_version = next((r["ort_version"] for r in results if r["ort_version"]), "ONNX Runtime")
+    print(f"Machine: {host}; batch 1, {args.threads} threads; {ort_version}; "
           f"median of {args.rounds} alternating rounds of {args.iterations} runs")
     print()
     print("| network | onednn p50 ms | reference p50 ms | ONNX Runtime p50 ms | onednn / ORT | build ms "
           "(ORT session) | peak RSS MB (ORT) |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for r in results:
-        print(f"| {r['network']} | {r['onednn_ms']:.2f} | {r['reference_ms']:.1f} | {r['ort_ms']:.2f} | "
-              f"{r['onednn_ms'] / r['ort_ms']:.2f}x | {r['build_ms']:.0f} ({r['ort_build_ms']:.0f}) | "
-              f"{r['rss_mb']:.0f} ({r['ort_rss_mb']:.0f}) |")
+        if r["ort_ms"] is None:
+            ort, ratio, build, rss = f"does not run: {r['ort_error']}", "-", f"{r['build_ms']:.0f}", f"{r['rss_mb']:.0f}"
+        else:
+            ort, ratio = f"{r['ort_ms']:.2f}", f"{r['onednn_ms'] / r['ort_ms']:.2f}x"
+            build = f"{r['build_ms']:.0f} ({r['ort_build_ms']:.0f})"
+            rss = f"{r['rss_mb']:.0f} ({r['ort_rss_mb']:.0f})"
+        print(f"| {r['network']} | {r['onednn_ms']:.2f} | {r['reference_ms']:.1f} | {ort} | {ratio} | {build} | "
+              f"{rss} |")
+    for r in results:
+        if "float32_ms" in r:
+            print(f"\n{r['network']}: onednn p50 {r['onednn_ms']:.2f} ms against {r['float32_ms']:.2f} ms for "
+                  f"float32 in the same rounds ({r['onednn_ms'] / r['float32_ms']:.2f}x); embedding cosine "
+                  f"similarity to float32 {r['cosine']:.6f} (shared input.npy)")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": host, "threads": args.threads, "results": results}, f, indent=1)

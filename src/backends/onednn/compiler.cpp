@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "backends/memory_plan.hpp"
+#include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
 #include "backends/onednn/plan.hpp"
 #include "backends/reference/kernels.hpp"
@@ -345,6 +346,11 @@ class Compiler {
 
   bool lower_onednn(size_t index) {
     const Operation& op = g_.operations[index];
+    if (is_float16_conversion(g_, op)) {
+      lower_float16_conversion(op);
+      plan_->placement[index] = "onednn";
+      return true;
+    }
     bool all_f32 = true;
     for_each_input(op, [&](OperandId id) { all_f32 = all_f32 && is_f32(g_.desc(id)); });
     for (OperandId id : op.outputs) all_f32 = all_f32 && is_f32(g_.desc(id));
@@ -931,6 +937,21 @@ class Compiler {
     return true;
   }
 
+  // A cast between float16 and float32 (float16.hpp): one vectorised pass over the plain bytes,
+  // split over the plan's threads (oneDNN's own float16 reorders are scalar on this processor).
+  void lower_float16_conversion(const Operation& op) {
+    const OperandId input = op.inputs[0], output = op.outputs[0];
+    const OperandDescriptor& out = g_.desc(output);
+    const TensorId src = plain(input);
+    const TensorId dst = define(output, is_f32(out) ? plain_view(out.shape) : memory::desc());
+    Plan* plan = plan_.get();
+    const auto count = static_cast<size_t>(*out.element_count());
+    const bool to_float16 = !is_f32(out);
+    add_run([plan, src, dst, count,
+             to_float16] { convert_float16_parallel(plan->ptr[src], plan->ptr[dst], count, to_float16); },
+            {src}, {dst});
+  }
+
   // A reorder from a strided view of the input to the plain output.
   bool lower_transpose(const Operation& op) {
     const OperandId input = op.inputs[0], output = op.outputs[0];
@@ -988,7 +1009,13 @@ std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const Com
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
   const OmpThreads threads(options.num_threads > 0 ? options.num_threads : omp_get_num_procs());
-  return Compiler(std::move(graph), options).compile();
+  // float16 operations compute in float32 (float16.hpp): the plan runs the widened graph, and
+  // reports placement by the caller's operations.
+  const size_t operations = graph->operations.size();
+  const Float16Widening widened = widen_float16(std::move(graph));
+  std::unique_ptr<Plan> plan = Compiler(widened.graph, options).compile();
+  plan->placement = widened.original_placement(plan->placement, operations);
+  return plan;
 }
 
 }  // namespace webnn::onednn
