@@ -124,7 +124,8 @@ int main(int argc, char** argv) {
     std::printf("backend: %s (in-process) / %s (service); %d alternating rounds, median of round p50s\n",
                 local_add.context.backend_name().c_str(), remote_add.context.backend_name().c_str(), rounds);
     std::printf("| work | in-process p50 | service p50 | service / in-process |\n|---|---:|---:|---:|\n");
-    std::printf("| round trip (write 2 x 4 floats, dispatch add, read) | %.1f us | %.1f us | %.2fx |\n", al, ar, ar / al);
+    std::printf("| round trip (write 2 x 4 floats, dispatch add, read) | %.1f us | %.1f us | %.2fx |\n", al, ar,
+                ar / al);
     std::printf("| MobileNetV2 (write input, dispatch, read embedding) | %.3f ms | %.3f ms | %.3fx |\n", ml / 1000,
                 mr / 1000, mr / ml);
   } catch (const Error& e) {

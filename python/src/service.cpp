@@ -13,8 +13,7 @@ namespace {
 class PyService {
  public:
   PyService(const std::string& socket, const std::string& token)
-      : service_(ipc::ServiceOptions{socket, token, [](const std::string&) {}}),
-        thread_([this] { service_.run(); }) {}
+      : service_(ipc::ServiceOptions{socket, token, [](const std::string&) {}}), thread_([this] { service_.run(); }) {}
   ~PyService() { stop(); }
   void stop() {
     if (!thread_.joinable()) return;
@@ -42,8 +41,10 @@ void bind_service(py::module_& m) {
            "Ends every connection (after the call each is running) and removes the socket.")
       .def_property_readonly("live_objects", &PyService::live_objects,
                              "Contexts, tensors and graphs the clients hold now.")
-      .def("__enter__", [](PyService& s) -> PyService& { return s; }, py::return_value_policy::reference)
-      .def("__exit__", [](PyService& s, const py::args&) { s.stop(); }, py::call_guard<py::gil_scoped_release>());
+      .def(
+          "__enter__", [](PyService& s) -> PyService& { return s; }, py::return_value_policy::reference)
+      .def(
+          "__exit__", [](PyService& s, const py::args&) { s.stop(); }, py::call_guard<py::gil_scoped_release>());
 }
 
 }  // namespace webnn::python

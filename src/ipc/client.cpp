@@ -8,10 +8,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <kj/async-io.h>
 #include <atomic>
 #include <cstring>
 #include <future>
-#include <kj/async-io.h>
 #include <mutex>
 #include <thread>
 
@@ -99,6 +99,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     }
     try {
       executor_->executeSync([this] {
+        drain();
         if (stop_) stop_->fulfill();
       });
     } catch (const kj::Exception&) {  // the loop has ended already
@@ -150,21 +151,22 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
 
   void create_tensor(detail::TensorImpl& tensor) override {
     tensor.remote_id = next_tensor_++;
-    send([&](wire::Context::Client& c) {
+    send([id = tensor.remote_id, desc = tensor.desc](wire::Context::Client& c) {
       auto request = c.createTensorRequest();
-      request.setTensor(tensor.remote_id);
-      write_descriptor(tensor.operand_desc(), request.initDescriptor());
-      request.setReadable(tensor.desc.readable);
-      request.setWritable(tensor.desc.writable);
+      request.setTensor(id);
+      write_descriptor({desc.data_type, desc.shape}, request.initDescriptor());
+      request.setReadable(desc.readable);
+      request.setWritable(desc.writable);
       return request.send().ignoreResult();
     });
   }
 
   void write_tensor(const detail::TensorImpl& tensor, std::vector<std::byte> bytes) override {
-    send([&](wire::Context::Client& c) {
+    send([id = tensor.remote_id, bytes = std::move(bytes)](wire::Context::Client& c) {
       auto request = c.writeTensorRequest();
-      request.setTensor(tensor.remote_id);
-      set_bytes(bytes, request.initBytes(), [&] { return request.initShared(); }, [&] { request.disownShared(); });
+      request.setTensor(id);
+      set_bytes(
+          bytes, request.initBytes(), [&] { return request.initShared(); }, [&] { request.disownShared(); });
       return request.send().ignoreResult();
     });
   }
@@ -179,20 +181,22 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       }
     }
     try {
-      send([&](wire::Context::Client& c) {
+      send([id = tensor.remote_id, destination, done, failed](wire::Context::Client& c) {
         auto request = c.readTensorRequest();
-        request.setTensor(tensor.remote_id);
+        request.setTensor(id);
         if (destination) request.setDestination(kj::heap<RegionServer>(*destination));
         return request.send().then(
             [destination, done, failed](capnp::Response<wire::Context::ReadTensorResults>&& r) {
-              if (r.hasFailure()) return failed(static_cast<ErrorKind>(r.getFailure().getKind()), std_text(r.getFailure().getMessage()));
+              if (r.hasFailure())
+                return failed(static_cast<ErrorKind>(r.getFailure().getKind()), std_text(r.getFailure().getMessage()));
               if (destination) return done(destination->bytes());
               auto bytes = r.getBytes();
               done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
             },
             [failed](kj::Exception&& e) {
-              failed(ErrorKind::kInvalidStateError, std::string("readTensor: the connection to the WebNN service is lost (") +
-                                                        e.getDescription().cStr() + ")");
+              failed(ErrorKind::kInvalidStateError,
+                     std::string("readTensor: the connection to the WebNN service is lost (") +
+                         e.getDescription().cStr() + ")");
             });
       });
     } catch (const Error& e) {
@@ -201,9 +205,9 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   }
 
   void destroy_tensor(const detail::TensorImpl& tensor) override {
-    send([&](wire::Context::Client& c) {
+    send([id = tensor.remote_id](wire::Context::Client& c) {
       auto request = c.destroyTensorRequest();
-      request.setTensor(tensor.remote_id);
+      request.setTensor(id);
       return request.send().ignoreResult();
     });
   }
@@ -211,18 +215,26 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   void dispatch(const Executable& graph, std::span<const std::shared_ptr<detail::TensorImpl>> inputs,
                 std::span<const std::shared_ptr<detail::TensorImpl>> outputs) override {
     const auto& remote = static_cast<const RemoteExecutable&>(graph);
-    send([&](wire::Context::Client& c) {
+    // Names and ids by value: the call is made later, on the connection's thread.
+    using Bindings = std::vector<std::pair<std::string, uint32_t>>;
+    auto bind = [](const std::vector<NamedOperand>& names,
+                   std::span<const std::shared_ptr<detail::TensorImpl>> tensors) {
+      Bindings out;
+      for (size_t i = 0; i < tensors.size(); ++i) out.emplace_back(names[i].name, tensors[i]->remote_id);
+      return out;
+    };
+    send([id = remote.id(), ins = bind(remote.ir().inputs, inputs),
+          outs = bind(remote.ir().outputs, outputs)](wire::Context::Client& c) {
       auto request = c.dispatchRequest();
-      request.setGraph(remote.id());
-      auto fill = [](const std::vector<NamedOperand>& names, std::span<const std::shared_ptr<detail::TensorImpl>> tensors,
-                     capnp::List<wire::NamedTensor>::Builder list) {
+      request.setGraph(id);
+      auto fill = [](const Bindings& bindings, capnp::List<wire::NamedTensor>::Builder list) {
         for (unsigned i = 0; i < list.size(); ++i) {
-          list[i].setName(wire_text(names[i].name));
-          list[i].setTensor(tensors[i]->remote_id);
+          list[i].setName(wire_text(bindings[i].first));
+          list[i].setTensor(bindings[i].second);
         }
       };
-      fill(remote.ir().inputs, inputs, request.initInputs(static_cast<unsigned>(inputs.size())));
-      fill(remote.ir().outputs, outputs, request.initOutputs(static_cast<unsigned>(outputs.size())));
+      fill(ins, request.initInputs(static_cast<unsigned>(ins.size())));
+      fill(outs, request.initOutputs(static_cast<unsigned>(outs.size())));
       return request.send().ignoreResult();
     });
   }
@@ -310,7 +322,8 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       auto it = reply.outputs.find(ir.outputs[i].name);
       const size_t n = *ir.desc(ir.outputs[i].operand).byte_length();
       if (it == reply.outputs.end() || it->second.size() != n)
-        throw_error(ErrorKind::kOperationError, "compute: the service returned no valid output " + quote(ir.outputs[i].name));
+        throw_error(ErrorKind::kOperationError,
+                    "compute: the service returned no valid output " + quote(ir.outputs[i].name));
       std::memcpy(outputs[i], it->second.data(), n);
     }
   }
@@ -351,24 +364,54 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     }
   }
 
-  // Sends a call made by `make` on the I/O thread without waiting for its reply. A connection
-  // that is gone makes this a no-op: the context is being lost.
-  template <class Make>
-  void send(Make&& make) const {
-    try {
-      executor_->executeSync([&] {
-        if (context_) tasks_->add(make(*context_));
-      });
-    } catch (const kj::Exception&) {
+  // Queues a call that `make` makes on the I/O thread, and returns at once: the I/O thread is
+  // woken only when it sleeps, and sends everything queued in order. Nothing waits for the reply.
+  // A connection that is gone drops the call: the context is being lost.
+  using Outgoing = std::function<kj::Promise<void>(wire::Context::Client&)>;
+  void send(Outgoing make) const {
+    std::lock_guard lock(outbox_.mutex);
+    outbox_.queue.push_back(std::move(make));
+    if (outbox_.wake) {
+      outbox_.wake->fulfill();
+      outbox_.wake = nullptr;
     }
   }
 
-  // Runs `make` on the I/O thread and waits for the promise it returns.
+  // On the I/O thread: sends every queued call, in order.
+  void drain() const {
+    std::vector<Outgoing> calls;
+    {
+      std::lock_guard lock(outbox_.mutex);
+      calls.swap(outbox_.queue);
+    }
+    for (Outgoing& make : calls)
+      if (context_) tasks_->add(make(*context_));
+  }
+
+  // On the I/O thread: drains whenever woken, for as long as the loop runs.
+  kj::Promise<void> pump() const {
+    auto paf = kj::newPromiseAndCrossThreadFulfiller<void>();
+    {
+      std::lock_guard lock(outbox_.mutex);
+      if (outbox_.queue.empty())
+        outbox_.wake = kj::mv(paf.fulfiller);
+      else
+        paf.fulfiller->fulfill();
+    }
+    return paf.promise.then([this] {
+      drain();
+      return pump();
+    });
+  }
+
+  // Runs `make` on the I/O thread, after the calls queued before it, and waits for the promise it
+  // returns.
   template <class Result, class Make>
   Result call(const char* what, Make&& make) const {
     try {
       return executor_->executeSync([&] {
         if (!context_) kj::throwFatalException(KJ_EXCEPTION(DISCONNECTED, "the connection is closed"));
+        drain();
         return make(*context_);
       });
     } catch (const kj::Exception& e) {
@@ -416,12 +459,21 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       ready.set_value();
       const bool stopped = stop.promise.then([] { return true; })
                                .exclusiveJoin(network.onDisconnect().then([] { return false; }))
+                               .exclusiveJoin(pump().then([] { return true; }))
                                .wait(io.waitScope);
+      {
+        std::lock_guard lock(outbox_.mutex);
+        outbox_.wake = nullptr;
+      }
       context_ = nullptr;
       tasks_ = nullptr;
       stop_ = nullptr;
       if (!stopped) lose("the WebNN service closed the connection");
     } catch (const kj::Exception& e) {
+      {
+        std::lock_guard lock(outbox_.mutex);
+        outbox_.wake = nullptr;
+      }
       context_ = nullptr;
       tasks_ = nullptr;
       stop_ = nullptr;
@@ -450,6 +502,12 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     lost_handler_ = nullptr;
   }
 
+  struct Outbox {
+    std::mutex mutex;
+    std::vector<Outgoing> queue;
+    kj::Own<kj::CrossThreadPromiseFulfiller<void>> wake;  // set while the I/O thread waits for work
+  };
+  mutable Outbox outbox_;
   std::thread io_;
   kj::Own<const kj::Executor> executor_;
   // I/O thread only, null outside the event loop.
@@ -475,9 +533,8 @@ void RemoteExecutable::run(std::span<const std::byte* const> inputs, std::span<s
 
 // Registered when the IPC layer is linked (it is part of libwebnn).
 [[maybe_unused]] const bool kRegistered = [] {
-  detail::set_remote_connector([](const MLContextOptions& options) -> std::shared_ptr<detail::RemoteSession> {
-    return Session::open(options);
-  });
+  detail::set_remote_connector(
+      [](const MLContextOptions& options) -> std::shared_ptr<detail::RemoteSession> { return Session::open(options); });
   return true;
 }();
 

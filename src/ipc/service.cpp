@@ -9,11 +9,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <kj/async-io.h>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <iostream>
-#include <kj/async-io.h>
 #include <list>
 #include <map>
 #include <mutex>
@@ -334,7 +334,8 @@ bool same_token(const std::string& expected, capnp::Data::Reader given) {
   if (given.size() != expected.size()) return false;
   // Compared in full whatever the first difference, so timing says nothing of the content.
   unsigned diff = 0;
-  for (size_t i = 0; i < given.size(); ++i) diff |= static_cast<unsigned>(static_cast<unsigned char>(expected[i]) ^ given[i]);
+  for (size_t i = 0; i < given.size(); ++i)
+    diff |= static_cast<unsigned>(static_cast<unsigned char>(expected[i]) ^ given[i]);
   return diff == 0;
 }
 
@@ -400,8 +401,8 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (path.empty() || path.size() >= sizeof(addr.sun_path))
-    throw_error(ErrorKind::kTypeError, "webnn serve: the socket path must hold 1 to " +
-                                           std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
+    throw_error(ErrorKind::kTypeError,
+                "webnn serve: the socket path must hold 1 to " + std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
   std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   if (::pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) != 0) service_error("pipe");
   s.listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -409,7 +410,8 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
   // A socket file nobody listens on is stale (a service that was killed); a live one is not ours.
   struct stat st {};
   if (::lstat(path.c_str(), &st) == 0) {
-    if (!S_ISSOCK(st.st_mode)) throw_error(ErrorKind::kTypeError, "webnn serve: " + quote(path) + " exists and is not a socket");
+    if (!S_ISSOCK(st.st_mode))
+      throw_error(ErrorKind::kTypeError, "webnn serve: " + quote(path) + " exists and is not a socket");
     const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const bool live = ::connect(probe, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
     ::close(probe);

@@ -5,8 +5,8 @@
 
 #include <optional>
 #include <span>
-#include <vector>
 #include <string>
+#include <vector>
 
 #include "ipc/shared_region.hpp"
 #include "ipc/webnn.capnp.h"

@@ -1,10 +1,11 @@
 """The WPT conformance data of ../shared/wpt/conformance driven through the Python API: each case
 is built with the builder's methods (operands positionally, options as keyword arguments), run
 with compute(), and judged by the library's one comparator with the WPT tolerances
-(webnn._webnn._testing.compare_output). Every case must pass, on the default backend and on the
-reference backend."""
+(webnn._webnn._testing.compare_output). Every case must pass, on the default backend, on the
+reference backend and through a remote context of the WebNN service."""
 import json
 import math
+import os
 import re
 from pathlib import Path
 
@@ -91,11 +92,20 @@ def build(context, graph):
     return builder.build(outputs), feeds
 
 
-@pytest.fixture(scope="module", params=["default", "reference"])
+@pytest.fixture(scope="module", params=["default", "reference", "remote"])
 def wpt_context(request):
-    ctx = webnn.ML().create_context(**({} if request.param == "default" else {"backend": request.param}))
-    yield ctx
-    ctx.destroy()
+    """A context of this process (the default backend, the reference one), or one of the WebNN
+    service (webnn.Service, as `webnn serve`) on its default backend."""
+    if request.param != "remote":
+        ctx = webnn.ML().create_context(**({} if request.param == "default" else {"backend": request.param}))
+        yield ctx
+        ctx.destroy()
+        return
+    path = f"/tmp/webnn_py_wpt_{os.getpid()}.sock"
+    with webnn.Service(path):
+        ctx = webnn.ML().create_context(remote="unix:" + path)
+        yield ctx
+        ctx.destroy()
 
 
 @pytest.mark.parametrize("case", cases())

@@ -9,10 +9,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <kj/async-io.h>
 #include <atomic>
 #include <chrono>
 #include <cstring>
-#include <kj/async-io.h>
 #include <thread>
 
 #include "ipc/service.hpp"
@@ -124,7 +124,8 @@ TEST(IpcService, LargeTensorsAndConstantsTravelInSharedMemory) {
   std::vector<float> out(n);
   context.read_tensor(y, std::as_writable_bytes(std::span(out))).get();
   for (uint32_t i = 0; i < n; i += 997) ASSERT_EQ(out[i], in[i] + float(i)) << i;
-  NamedHostTensors computed = context.compute(graph, {{"x", {{DataType::kFloat32, {n}}, {bytes_of(in).begin(), bytes_of(in).end()}}}});
+  NamedHostTensors computed =
+      context.compute(graph, {{"x", {{DataType::kFloat32, {n}}, {bytes_of(in).begin(), bytes_of(in).end()}}}});
   const float* c = reinterpret_cast<const float*>(computed.at("y").data.data());
   for (uint32_t i = 0; i < n; i += 997) ASSERT_EQ(c[i], in[i] + float(i)) << i;
 }
@@ -146,7 +147,8 @@ TEST(IpcService, ErrorsAppearAtTheSameCallAsLocally) {
   EXPECT_THROW(context.read_tensor(write_only).get(), Error);
   // The connection is fine afterwards.
   const std::vector<float> in{1, 2, 3, 4};
-  NamedHostTensors out = context.compute(graph, {{"x", {{DataType::kFloat32, {4}}, {bytes_of(in).begin(), bytes_of(in).end()}}}});
+  NamedHostTensors out =
+      context.compute(graph, {{"x", {{DataType::kFloat32, {4}}, {bytes_of(in).begin(), bytes_of(in).end()}}}});
   EXPECT_EQ(reinterpret_cast<const float*>(out.at("y").data.data())[3], 7.f);
 }
 
@@ -169,7 +171,7 @@ TEST(IpcService, DisconnectingWithQueuedWorkFreesEverything) {
     MLTensor y = context.create_tensor({DataType::kFloat32, {100000}, true, false});
     for (int i = 0; i < 20; ++i) context.dispatch(graph, {{"x", x}}, {{"y", y}});
     ASSERT_TRUE(served.wait_live(4));  // the context, two tensors, the graph
-  }  // every handle dropped with work still queued
+  }                                    // every handle dropped with work still queued
   EXPECT_TRUE(served.wait_live(0)) << served.service->live_objects() << " objects left";
 }
 
@@ -241,7 +243,10 @@ struct RawClient {
   }
   // Whether the service ended this connection.
   bool ended() {
-    return network->onDisconnect().then([] { return true; }).exclusiveJoin(io.provider->getTimer().afterDelay(10 * kj::SECONDS).then([] { return false; })).wait(io.waitScope);
+    return network->onDisconnect()
+        .then([] { return true; })
+        .exclusiveJoin(io.provider->getTimer().afterDelay(10 * kj::SECONDS).then([] { return false; }))
+        .wait(io.waitScope);
   }
 };
 
@@ -329,7 +334,9 @@ TEST(IpcService, TheSocketIsPrivateAndOnlyAStaleOneIsReplaced) {
     ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
     ::close(fd);
   }
-  { Service replaced(ServiceOptions{stale, "", [](const std::string&) {}}); }
+  {
+    Service replaced(ServiceOptions{stale, "", [](const std::string&) {}});
+  }
   EXPECT_NE(::access(stale.c_str(), F_OK), 0) << "the socket file outlived its service";
   const std::string plain = socket_path();
   ::close(::creat(plain.c_str(), 0600));
