@@ -28,6 +28,31 @@ std::optional<OpKind> parse_op_name(std::string_view name) {
   return std::nullopt;
 }
 
+bool moves_values_only(OpKind kind) {
+  switch (kind) {
+    case OpKind::kReshape:
+    case OpKind::kTranspose:
+    case OpKind::kConcat:
+    case OpKind::kSplit:
+    case OpKind::kSlice:
+    case OpKind::kExpand:
+    case OpKind::kPad:
+    case OpKind::kReverse:
+    case OpKind::kTile:
+    case OpKind::kTriangular:
+    case OpKind::kGather:
+    case OpKind::kGatherElements:
+    case OpKind::kGatherNd:
+    case OpKind::kScatterElements:
+    case OpKind::kScatterNd:
+    case OpKind::kIdentity:
+    case OpKind::kWhere:
+      return true;
+    default:
+      return false;
+  }
+}
+
 Attributes default_attributes(OpKind kind) { return kOps[static_cast<size_t>(kind)].make_attrs(); }
 
 BufferRef BufferRef::copy_of(std::span<const std::byte> bytes) {

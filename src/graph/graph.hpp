@@ -56,6 +56,10 @@ using Attributes = detail::Distinct<detail::TypeList<>
 #undef WEBNN_OP
                                     >::variant;
 
+// Whether `kind` only moves, copies or selects its inputs' values (reshape, transpose, slice,
+// gather, where, ...): its results are exact in any data type.
+bool moves_values_only(OpKind kind);
+
 // Default-constructed attributes of the struct the op table assigns to `kind`.
 Attributes default_attributes(OpKind kind);
 

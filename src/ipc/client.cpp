@@ -133,13 +133,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       if (failure) return kj::Promise<Reply>(Reply{{}, failure});
       return request.send().then([](capnp::Response<wire::Context::BuildResults>&& r) {
         Reply out;
-        if (r.hasFailure()) {
-          try {
-            throw_failure(r.getFailure());
-          } catch (const Error& e) {
-            out.failure = e;
-          }
-        }
+        if (r.hasFailure()) out.failure = error_of(r.getFailure());
         for (auto p : r.getPlacement()) out.placement.push_back(std_text(p));
         return out;
       });
@@ -295,11 +289,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       return request.send().then([destination](capnp::Response<wire::Context::ComputeResults>&& r) {
         Reply out;
         if (r.hasFailure()) {
-          try {
-            throw_failure(r.getFailure());
-          } catch (const Error& e) {
-            out.failure = e;
-          }
+          out.failure = error_of(r.getFailure());
           return out;
         }
         for (auto o : r.getOutputs()) {

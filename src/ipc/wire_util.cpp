@@ -10,10 +10,10 @@ void set_failure(wire::Failure::Builder out, const Error& error) {
   out.setMessage(wire_text(error.message()));
 }
 
-void throw_failure(wire::Failure::Reader failure) {
+Error error_of(wire::Failure::Reader failure) {
   const uint8_t kind = failure.getKind();
   constexpr uint8_t kLast = static_cast<uint8_t>(ErrorKind::kUnknownError);
-  throw_error(kind <= kLast ? static_cast<ErrorKind>(kind) : ErrorKind::kUnknownError, std_text(failure.getMessage()));
+  return Error(kind <= kLast ? static_cast<ErrorKind>(kind) : ErrorKind::kUnknownError, std_text(failure.getMessage()));
 }
 
 RegionServer::RegionServer(const SharedRegion& region) : fd_(::fcntl(region.fd(), F_DUPFD_CLOEXEC, 0)) {

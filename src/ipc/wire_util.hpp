@@ -17,9 +17,11 @@ namespace webnn::ipc {
 inline capnp::Text::Reader wire_text(const std::string& s) { return {s.c_str(), s.size()}; }
 inline std::string std_text(capnp::Text::Reader t) { return {t.cStr(), t.size()}; }
 
-// An API error (kind and message) into a result's `failure`, and back as the same Error.
+// An API error (kind and message) into a result's `failure`, and back as the same Error (an
+// unknown kind becomes UnknownError).
 void set_failure(wire::Failure::Builder out, const Error& error);
-[[noreturn]] void throw_failure(wire::Failure::Reader failure);
+Error error_of(wire::Failure::Reader failure);
+[[noreturn]] inline void throw_failure(wire::Failure::Reader failure) { throw error_of(failure); }
 
 // A Region capability: it owns a descriptor of the region (a duplicate of the creator's, which
 // keeps its own mapping) and hands it out through getFd().

@@ -41,27 +41,10 @@ bool computes_in_float32(const Operation& op) {
     case OpKind::kDiv:
     case OpKind::kSoftmax:
     case OpKind::kLayerNormalization:
-    // Data movement and selection.
-    case OpKind::kReshape:
-    case OpKind::kTranspose:
-    case OpKind::kConcat:
-    case OpKind::kSplit:
-    case OpKind::kSlice:
-    case OpKind::kExpand:
-    case OpKind::kPad:
-    case OpKind::kReverse:
-    case OpKind::kTile:
-    case OpKind::kTriangular:
-    case OpKind::kGather:
-    case OpKind::kGatherElements:
-    case OpKind::kGatherNd:
-    case OpKind::kScatterElements:
-    case OpKind::kScatterNd:
-    case OpKind::kIdentity:
-    case OpKind::kWhere:
       return true;
     default:
-      return !eltwise_chain(op).empty();  // the activations oneDNN computes
+      // Data movement and selection, and the activations oneDNN computes.
+      return moves_values_only(op.kind) || !eltwise_chain(op).empty();
   }
 }
 
