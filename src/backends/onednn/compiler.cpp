@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "backends/memory_plan.hpp"
+#include "backends/onednn/eltwise.hpp"
 #include "backends/onednn/fusion.hpp"
 #include "backends/onednn/plan.hpp"
 #include "backends/reference/kernels.hpp"
@@ -102,8 +103,11 @@ bool is_f32(const OperandDescriptor& desc) { return desc.data_type == DataType::
 
 class Compiler {
  public:
-  Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options)
-      : g_(*graph), plan_(std::make_unique<Plan>()), fusion_(g_) {
+  Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options, bool finite_inputs)
+      : g_(*graph),
+        plan_(std::make_unique<Plan>()),
+        specials_(may_hold_specials(g_, !finite_inputs)),
+        fusion_(g_, specials_) {
     plan_->graph = std::move(graph);
     plan_->engine = cpu_engine();
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
@@ -114,6 +118,7 @@ class Compiler {
     first_output_.assign(g_.operands.size(), kNone);
     for (size_t i = g_.outputs.size(); i-- > 0;) first_output_[g_.outputs[i].operand] = i;
     for (size_t i = 0; i < g_.operations.size() && !blocked_convs_; ++i) blocked_convs_ = winograd_candidate(i);
+    plan_->needs_finite_inputs = fusion_.fused_activation() || blocked_convs_;
   }
 
   std::unique_ptr<Plan> compile() {
@@ -516,6 +521,8 @@ class Compiler {
     if (a.groups != 1 || !ones(a.strides) || !ones(a.dilations)) return false;
     // Winograd weights are transformed once, at build: constant filters only.
     if (g_.operands[op.inputs[1]].kind != OperandKind::kConstant) return false;
+    // Its transforms mix neighbouring elements: an infinity would make NaN of them.
+    if (specials_[op.inputs[0]] || specials_[op.inputs[1]]) return false;
     const FilterView fv = filter_view(op, 1);
     const ImageDims in = image_dims(g_.desc(op.inputs[0]).shape, a.input_layout);
     const ImageDims out = image_dims(g_.desc(op.outputs[0]).shape, a.input_layout);
@@ -815,6 +822,12 @@ class Compiler {
       // handles them (docs/choices.md).
       if (pl[k] >= kernel || pr[k] < 0 || (out_size[k] - 1) * stride[k] - pl[k] >= in_size[k]) return false;
     }
+    // oneDNN's max pool skips NaN and gives -FLT_MAX for a window of -Infinity: the reference
+    // kernel runs it wherever either can reach it.
+    if (op.kind == OpKind::kMaxPool2d) {
+      if (specials_[input]) return false;
+      plan_->needs_finite_inputs = true;
+    }
     const dnnl::algorithm algorithm =
         op.kind == OpKind::kMaxPool2d ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
     const TensorId src = primary(input);
@@ -865,8 +878,29 @@ class Compiler {
     return true;
   }
 
-  // Activations that oneDNN computes as one eltwise primitive, in the input's own layout.
+  // Our own kernel (eltwise.hpp) over the input's bytes in its own layout, unless that layout
+  // pads channel blocks (the padding must stay zero for the primitives reading it): then plain.
+  bool lower_own_eltwise(const Operation& op, const EltwiseOp& e) {
+    TensorId src = primary(op.inputs[0]);
+    const PlanTensor& t = plan_->tensors[src];
+    if (t.md.get_size() != static_cast<size_t>(*t.desc.byte_length())) src = plain(op.inputs[0]);
+    const memory::desc md = plan_->tensors[src].md;
+    const std::vector<int> axes = plan_->tensors[src].axes;
+    const TensorId dst = define(op.outputs[0], md, axes);
+    const size_t n = md.get_size() / sizeof(float);
+    Plan* plan = plan_.get();
+    add_run(
+        [plan, e, src, dst, n] {
+          run_eltwise(e, reinterpret_cast<const float*>(plan->ptr[src]), reinterpret_cast<float*>(plan->ptr[dst]), n);
+        },
+        {src}, {dst});
+    return true;
+  }
+
+  // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours
+  // where oneDNN's is inaccurate or changes NaN or infinities (eltwise.hpp).
   bool lower_eltwise(const Operation& op) {
+    if (const std::optional<EltwiseOp> e = own_eltwise(g_, op)) return lower_own_eltwise(op, *e);
     const std::vector<PostOp> chain = eltwise_chain(op);
     if (chain.size() != 1 || op.inputs.size() != 1) return false;
     const TensorId src = primary(op.inputs[0]);
@@ -975,6 +1009,7 @@ class Compiler {
 
   const Graph& g_;
   std::unique_ptr<Plan> plan_;
+  std::vector<bool> specials_;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
   Fusion fusion_;
   std::vector<TensorId> primary_;                // by OperandId
   std::vector<std::vector<TensorId>> variants_;  // by OperandId: reordered copies
@@ -984,11 +1019,12 @@ class Compiler {
 
 }  // namespace
 
-std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options) {
+std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options,
+                                   bool finite_inputs) {
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
   const OmpThreads threads(options.num_threads > 0 ? options.num_threads : omp_get_num_procs());
-  return Compiler(std::move(graph), options).compile();
+  return Compiler(std::move(graph), options, finite_inputs).compile();
 }
 
 }  // namespace webnn::onednn
