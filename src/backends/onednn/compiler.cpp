@@ -915,6 +915,10 @@ class Compiler {
 
   bool lower_softmax(const Operation& op) {
     const OperandId input = op.inputs[0];
+    // oneDNN's softmax gives 0 beside a NaN where the reference gives a row of NaN: the reference
+    // kernel runs it wherever a NaN can reach it.
+    if (specials_[input]) return false;
+    plan_->needs_finite_inputs = true;
     const memory::desc md = plain_view(g_.desc(input).shape);
     const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
     dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
