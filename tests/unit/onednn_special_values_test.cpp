@@ -14,6 +14,7 @@
 #include <string>
 
 #include "backends/backend.hpp"
+#include "backends/onednn/eltwise.hpp"
 #include "graph/graph_builder.hpp"
 
 namespace webnn::test {
@@ -109,6 +110,32 @@ std::vector<Floats> check_both(const std::shared_ptr<const Graph>& graph, const 
 
 std::vector<Floats> check_both(Case& c, const std::vector<std::vector<Floats>>& runs) {
   return check_both(c.builder.build(c.outputs), runs);
+}
+
+// ---- The scan that picks the plan ----
+
+TEST(OnednnSpecialValues, ScanFindsEveryNaNAndInfinityAnywhere) {
+  // Every position of buffers longer and shorter than the vector loops, aligned and not.
+  for (size_t n : {size_t{1}, size_t{15}, size_t{64}, size_t{100}, size_t{4099}}) {
+    for (size_t shift : {size_t{0}, size_t{1}}) {
+      std::vector<std::byte> storage(n * sizeof(float) + shift);
+      auto put = [&](size_t i, float v) { std::memcpy(storage.data() + shift + i * sizeof(float), &v, sizeof v); };
+      for (size_t i = 0; i < n; ++i) put(i, i % 3 ? 3e38f : -1e-40f);
+      const void* data = storage.data() + shift;
+      EXPECT_FALSE(onednn::has_nan_or_inf(data, n, kF32)) << n;
+      for (size_t i = 0; i < n; ++i)
+        for (float special : {kNaN, kInf, -kInf}) {
+          put(i, special);
+          EXPECT_TRUE(onednn::has_nan_or_inf(data, n, kF32)) << n << " " << i << " " << shift;
+          put(i, 1.0f);
+        }
+    }
+  }
+  const uint16_t halves[] = {0x3c00, 0x7bff, 0x8001, 0xfc00};  // 1, 65504, a subnormal, -Infinity
+  EXPECT_FALSE(onednn::has_nan_or_inf(halves, 3, DataType::kFloat16));
+  EXPECT_TRUE(onednn::has_nan_or_inf(halves, 4, DataType::kFloat16));
+  const int32_t ints[] = {0x7f800000, -1};  // float32 Infinity's bits, but int32
+  EXPECT_FALSE(onednn::has_nan_or_inf(ints, 2, DataType::kInt32));
 }
 
 // ---- The cases of the issue, against first principles ----
