@@ -5,7 +5,7 @@ fused post-op of a conv2d and of a matmul. Prints one Markdown table and every s
 mismatch.
 
     /usr/bin/python3 bench/accuracy.py [--build build] [--threads 2] [--count 65536] [--ops log,gelu]
-                                       [--node node] [--no-ort] [--json FILE]
+                                       [--node node] [--no-ort] [--summary] [--json FILE]
 
 Each operation gets --count finite inputs spread over its useful range (half uniform over the
 range, half log-uniform magnitudes from the smallest subnormal up, both signs where the range has
@@ -23,6 +23,8 @@ float32 spacing at the expected value, over the outputs whose expected magnitude
 expected magnitude is between 1e-30 and 1e-3. A mismatch is an output whose kind (NaN, +Infinity,
 -Infinity, a number) or sign differs from the expected one's, or a number more than 1e-3 off
 relatively; the finite sweep's mismatches are counted, the special inputs' are listed.
+--summary prints one row per operation, the worst of its three variants (bench/models.py prints
+that table after the network table).
 """
 import argparse
 import json
@@ -242,50 +244,34 @@ def build(context, name, variant, n, binary, specials):
     return b.build({"out": out}), shape
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--build", default=os.path.join(REPO, "build"), help="build tree (default: build/)")
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--count", type=int, default=65536, help="finite inputs per operation")
-    parser.add_argument("--ops", default="", help="comma-separated subset of the operations")
-    parser.add_argument("--node", default="node")
-    parser.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
-    parser.add_argument("--json", help="also write the results to this file")
-    args = parser.parse_args()
-    sys.path.insert(0, os.path.join(args.build, "python"))
-    import webnn
-
-    if args.count < 1024 or args.count % 1024:
-        sys.exit("accuracy: --count must be a multiple of 1024")
-    names = list(UNARY) + list(BINARY)
-    chosen = [n for n in args.ops.split(",") if n] or names
-    for n in chosen:
-        if n not in names:
-            sys.exit(f"accuracy: unknown operation {n!r} (choose from {', '.join(names)})")
+def measure(webnn, chosen, count=65536, threads=2, node="node", with_ort=True):
+    """Runs the sweep of the operations `chosen`; returns the peers measured and
+    {(op, variant, peer): Stats}."""
+    if count < 1024 or count % 1024:
+        raise ValueError("accuracy: the count must be a multiple of 1024")
     ml = webnn.ML()
-    contexts = {name: ml.create_context(backend=name, num_threads=args.threads) for name in ("onednn", "reference")}
-    peers = list(contexts) + ([] if args.no_ort else ["ort"])
+    contexts = {name: ml.create_context(backend=name, num_threads=threads) for name in ("onednn", "reference")}
+    peers = list(contexts) + (["ort"] if with_ort else [])
     rng = np.random.default_rng(16)
     results = {}  # (op, variant, peer) -> Stats
-    jobs = []  # ONNX Runtime jobs: (op, variant, inputs, exact, list_them, output_dir)
+    jobs = []  # ONNX Runtime's: (op, variant, inputs, exact, specials, file stem, input files)
     with tempfile.TemporaryDirectory(prefix="webnn-accuracy-") as work:
         for name in chosen:
             binary = name in BINARY
             if binary:
                 lo, hi = BINARY[name][2]
-                xs = sweep(rng, lo, hi, [], args.count)
-                ys = sweep(rng, lo, hi, [], args.count)
+                xs = sweep(rng, lo, hi, [], count)
+                ys = sweep(rng, lo, hi, [], count)
                 sx, sy = np.meshgrid(np.array(SPECIALS, dtype=F32), np.array(SPECIALS, dtype=F32))
                 sets = [(xs, ys, False), (sx.ravel(), sy.ravel(), True)]
             else:
                 _, _, (lo, hi), dense = UNARY[name]
-                sets = [(sweep(rng, lo, hi, dense, args.count), None, False),
-                        (np.array(SPECIALS, dtype=F32), None, True)]
+                sets = [(sweep(rng, lo, hi, dense, count), None, False), (np.array(SPECIALS, dtype=F32), None, True)]
             definition = BINARY[name][1] if binary else UNARY[name][1]
             for variant in VARIANTS:
                 for peer in peers:
                     results[(name, variant, peer)] = Stats()
-                for set_index, (x, y, specials) in enumerate(sets):
+                for x, y, specials in sets:
                     inputs = [x] if y is None else [x, y]
                     # A convolution or matmul adds its products to +0: its output of -0 is +0.
                     fed = [a.astype(np.float64) + (0.0 if variant != "alone" and i == 0 else -0.0)
@@ -299,7 +285,7 @@ def main():
                             feeds["y"] = y.reshape(shape)
                         got = context.compute(graph, feeds)["out"]
                         results[(name, variant, peer)].merge(got, exact, inputs, specials)
-                    if "ort" in peers:
+                    if with_ort:
                         stem = os.path.join(work, f"{len(jobs)}")
                         contexts["reference"].convert_to_onnx(graph, stem + ".onnx")
                         files = {}
@@ -308,35 +294,42 @@ def main():
                             np.save(files[key], value)
                         jobs.append((name, variant, inputs, exact, specials, stem, files))
         if jobs:
-            spec = {"jobs": [{"model": s + ".onnx", "inputs": f, "output_dir": s + "_out"}
-                             for (_, _, _, _, _, s, f) in jobs]}
-            with open(os.path.join(work, "jobs.json"), "w") as f:
-                json.dump(spec, f)
-            tool = os.path.join(REPO, "tools", "ort", "ort_run.mjs")
-            proc = subprocess.run([args.node, tool, "batch", os.path.join(work, "jobs.json"),
-                                   os.path.join(work, "results.json"), "--threads", str(args.threads)],
-                                  capture_output=True, text=True)
-            if proc.returncode != 0:
-                sys.exit(f"accuracy: ONNX Runtime failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
-            with open(os.path.join(work, "results.json")) as f:
-                statuses = json.load(f)["results"]
-            for (name, variant, inputs, exact, specials, stem, _), status in zip(jobs, statuses):
-                if status["status"] != "ok":
-                    results[(name, variant, "ort")].listed.append(f"ONNX Runtime: {status['message'][:200]}")
-                    continue
-                got = np.load(os.path.join(stem + "_out", "out.npy"))
-                results[(name, variant, "ort")].merge(got, exact, inputs, specials)
+            run_ort(jobs, results, work, node, threads)
+    return peers, results
 
-    print(f"Largest error against float64 over {args.count} inputs per operation (ulp: outputs above 1e-3 "
-          f"in magnitude; small rel: relative error of outputs between 1e-30 and 1e-3), {args.threads} threads")
+
+def run_ort(jobs, results, work, node, threads):
+    """All the ONNX Runtime jobs in one process (ort_run.mjs batch)."""
+    spec = {"jobs": [{"model": stem + ".onnx", "inputs": files, "output_dir": stem + "_out"}
+                     for (_, _, _, _, _, stem, files) in jobs]}
+    with open(os.path.join(work, "jobs.json"), "w") as f:
+        json.dump(spec, f)
+    tool = os.path.join(REPO, "tools", "ort", "ort_run.mjs")
+    proc = subprocess.run([node, tool, "batch", os.path.join(work, "jobs.json"), os.path.join(work, "results.json"),
+                           "--threads", str(threads)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"accuracy: ONNX Runtime failed ({proc.returncode}):\n{proc.stdout}{proc.stderr}")
+    with open(os.path.join(work, "results.json")) as f:
+        statuses = json.load(f)["results"]
+    for (name, variant, inputs, exact, specials, stem, _), status in zip(jobs, statuses):
+        if status["status"] != "ok":
+            results[(name, variant, "ort")].listed.append(f"ONNX Runtime: {status['message'][:200]}")
+            continue
+        got = np.load(os.path.join(stem + "_out", "out.npy"))
+        results[(name, variant, "ort")].merge(got, exact, inputs, specials)
+
+
+def fmt_ulp(v):
+    return "inf" if math.isinf(v) else (f"{v:.0f}" if v >= 10 else f"{v:.2f}")
+
+
+def print_full(peers, results, chosen, count, threads):
+    print(f"Largest error against float64 over {count} inputs per operation (ulp: outputs above 1e-3 "
+          f"in magnitude; small rel: relative error of outputs between 1e-30 and 1e-3), {threads} threads")
     print()
     header = "| operation | variant |" + "".join(f" {p} ulp | {p} small rel |" for p in peers)
     print(header + " mismatches (" + ", ".join(peers) + ") |")
     print("|---|---|" + "---:|---:|" * len(peers) + "---|")
-
-    def fmt_ulp(v):
-        return "inf" if math.isinf(v) else (f"{v:.0f}" if v >= 10 else f"{v:.2f}")
-
     for name in chosen:
         for variant in VARIANTS:
             row = f"| {name} | {variant} |"
@@ -345,6 +338,27 @@ def main():
                 row += f" {fmt_ulp(s.ulp)} | {s.small_rel:.1e} |"
             row += " " + " / ".join(str(results[(name, variant, p)].mismatches) for p in peers) + " |"
             print(row)
+    print_mismatches(peers, results, chosen)
+
+
+def print_summary(peers, results, chosen, count):
+    """One row per operation: the worst of its three variants."""
+    print(f"Largest error in float32 ULP against float64 (outputs above 1e-3 in magnitude; {count} inputs "
+          f"per operation over its useful range, standalone and as a fused post-op of conv2d and matmul; "
+          f"mismatches: NaN, infinities or signs that differ, specials included)")
+    print()
+    print("| operation |" + "".join(f" {p} |" for p in peers) + " mismatches (" + ", ".join(peers) + ") |")
+    print("|---|" + "---:|" * len(peers) + "---|")
+    for name in chosen:
+        row = f"| {name} |"
+        for p in peers:
+            row += f" {fmt_ulp(max(results[(name, v, p)].ulp for v in VARIANTS))} |"
+        counts = [sum(results[(name, v, p)].mismatches for v in VARIANTS) for p in peers]
+        print(row + " " + " / ".join(str(c) for c in counts) + " |")
+    print_mismatches(peers, results, chosen)
+
+
+def print_mismatches(peers, results, chosen):
     print()
     print("Special-value mismatches (input(s) = output, expected float64 value):")
     any_listed = False
@@ -356,6 +370,34 @@ def main():
                     print(f"  {p} {name} [{variant}]: {line}")
     if not any_listed:
         print("  none")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", default=os.path.join(REPO, "build"), help="build tree (default: build/)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--count", type=int, default=65536, help="finite inputs per operation (a multiple of 1024)")
+    parser.add_argument("--ops", default="", help="comma-separated subset of the operations")
+    parser.add_argument("--node", default="node")
+    parser.add_argument("--no-ort", action="store_true", help="leave ONNX Runtime out")
+    parser.add_argument("--summary", action="store_true", help="one row per operation (as bench/models.py prints)")
+    parser.add_argument("--json", help="also write the results to this file")
+    args = parser.parse_args()
+    sys.path.insert(0, os.path.join(args.build, "python"))
+    import webnn
+
+    names = list(UNARY) + list(BINARY)
+    chosen = [n for n in args.ops.split(",") if n] or names
+    for n in chosen:
+        if n not in names:
+            sys.exit(f"accuracy: unknown operation {n!r} (choose from {', '.join(names)})")
+    if args.count < 1024 or args.count % 1024:
+        sys.exit("accuracy: --count must be a multiple of 1024")
+    peers, results = measure(webnn, chosen, args.count, args.threads, args.node, not args.no_ort)
+    if args.summary:
+        print_summary(peers, results, chosen, args.count)
+    else:
+        print_full(peers, results, chosen, args.count, args.threads)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({f"{n}|{v}|{p}": {"ulp": s.ulp, "small_rel": s.small_rel, "mismatches": s.mismatches,

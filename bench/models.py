@@ -6,12 +6,17 @@ graph file, in the same run, batch 1, on the same input data. Prints one Markdow
 
     /usr/bin/python3 bench/models.py [--threads 2] [--rounds 5] [--iterations 50] [--build build]
                                      [--shared ../shared] [--networks mobilenetv2,resnet50,...]
+                                     [--accuracy-count 65536]
 
 onednn and ONNX Runtime alternate for --rounds rounds of --iterations timed runs each (after 5
 warm-up runs), so that drift in the machine's speed falls on both; a row reports the median over
 the rounds of each round's p50. The reference backend runs one round of fewer iterations. build is
 the time of `build()` (oneDNN primitive creation and weight reordering) and of ONNX Runtime's
 session creation; peak RSS is each process's high-water mark (VmHWM of /proc/self/status).
+
+Then the accuracy table of bench/accuracy.py --summary: every element-wise operation's largest
+float32 ULP error against float64 on both backends and ONNX Runtime (--accuracy-count 0 leaves it
+out).
 """
 import argparse
 import json
@@ -27,6 +32,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import accuracy  # noqa: E402
 import networks  # noqa: E402
 
 NETWORKS = ["mobilenetv2", "resnet50", "bert_encoder"]
@@ -129,6 +135,8 @@ def main():
     parser.add_argument("--networks", default=",".join(NETWORKS), help="comma-separated subset of "
                         + ", ".join(NETWORKS))
     parser.add_argument("--node", default="node")
+    parser.add_argument("--accuracy-count", type=int, default=65536,
+                        help="inputs per operation of the accuracy table (bench/accuracy.py); 0 leaves it out")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     args.webnn = os.path.join(args.build, "webnn")
@@ -139,6 +147,8 @@ def main():
             sys.exit(f"models: unknown network {n!r} (choose from {', '.join(NETWORKS)})")
     if args.rounds < 1 or args.iterations < 1 or args.threads < 1:
         sys.exit("models: --rounds, --iterations and --threads must be at least 1")
+    if args.accuracy_count and (args.accuracy_count < 1024 or args.accuracy_count % 1024):
+        sys.exit("models: --accuracy-count must be 0 or a multiple of 1024")
     if not os.path.exists(args.webnn):
         sys.exit(f"models: {args.webnn} is missing (scripts/build.sh)")
     webnn = networks.import_webnn(args.build)
@@ -160,6 +170,13 @@ def main():
         print(f"| {r['network']} | {r['onednn_ms']:.2f} | {r['reference_ms']:.1f} | {r['ort_ms']:.2f} | "
               f"{r['onednn_ms'] / r['ort_ms']:.2f}x | {r['build_ms']:.0f} ({r['ort_build_ms']:.0f}) | "
               f"{r['rss_mb']:.0f} ({r['ort_rss_mb']:.0f}) |")
+    if args.accuracy_count:
+        print(file=sys.stderr, flush=True)
+        print("models: accuracy sweep ...", file=sys.stderr, flush=True)
+        ops = list(accuracy.UNARY) + list(accuracy.BINARY)
+        peers, errors = accuracy.measure(webnn, ops, args.accuracy_count, args.threads, args.node)
+        print()
+        accuracy.print_summary(peers, errors, ops, args.accuracy_count)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": host, "threads": args.threads, "results": results}, f, indent=1)

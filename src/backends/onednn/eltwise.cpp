@@ -21,15 +21,18 @@ __m512 Sleef_expf16_u10(__m512);
 __m512 Sleef_logf16_u10(__m512);
 __m512 Sleef_log1pf16_u10(__m512);
 __m512 Sleef_expm1f16_u10(__m512);
+__m512d Sleef_expd8_u10(__m512d);
 // The 8-wide functions dispatch to the processor's AVX2 (or AVX, FMA4) code.
 __m256 Sleef_expf8_u10(__m256);
 __m256 Sleef_logf8_u10(__m256);
 __m256 Sleef_log1pf8_u10(__m256);
 __m256 Sleef_expm1f8_u10(__m256);
+__m256d Sleef_expd4_u10(__m256d);
 float Sleef_expf_u10(float);
 float Sleef_logf_u10(float);
 float Sleef_log1pf_u10(float);
 float Sleef_expm1f_u10(float);
+double Sleef_exp_u10(double);
 }
 #pragma GCC pop_options
 
@@ -46,6 +49,18 @@ inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf16_u10(reinterpret_cas
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vexpm1(V x) { return reinterpret_cast<V>(Sleef_expm1f16_u10(reinterpret_cast<__m512>(x))); }
+// exp in double, rounded once to float: within 0.5 ULP and a hair.
+inline V vexp_rounded(V x) {
+  typedef float Half __attribute__((vector_size(32)));
+  typedef double D __attribute__((vector_size(64)));
+  Half half[2];
+  std::memcpy(half, &x, sizeof x);
+  for (Half& h : half)
+    h = __builtin_convertvector(
+        reinterpret_cast<D>(Sleef_expd8_u10(reinterpret_cast<__m512d>(__builtin_convertvector(h, D)))), Half);
+  std::memcpy(&x, half, sizeof x);
+  return x;
+}
 inline V vfma(V a, V b, V c) {
   return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
                                              reinterpret_cast<__m512>(c)));
@@ -63,6 +78,17 @@ inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf8_u10(reinterpret_cast
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vexpm1(V x) { return reinterpret_cast<V>(Sleef_expm1f8_u10(reinterpret_cast<__m256>(x))); }
+inline V vexp_rounded(V x) {
+  typedef float Half __attribute__((vector_size(16)));
+  typedef double D __attribute__((vector_size(32)));
+  Half half[2];
+  std::memcpy(half, &x, sizeof x);
+  for (Half& h : half)
+    h = __builtin_convertvector(
+        reinterpret_cast<D>(Sleef_expd4_u10(reinterpret_cast<__m256d>(__builtin_convertvector(h, D)))), Half);
+  std::memcpy(&x, half, sizeof x);
+  return x;
+}
 inline V vfma(V a, V b, V c) {
   return reinterpret_cast<V>(_mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b),
                                              reinterpret_cast<__m256>(c)));
@@ -79,6 +105,7 @@ inline V vexp(V x) { return Sleef_expf_u10(x); }
 inline V vlog(V x) { return Sleef_logf_u10(x); }
 inline V vlog1p(V x) { return Sleef_log1pf_u10(x); }
 inline V vexpm1(V x) { return Sleef_expm1f_u10(x); }
+inline V vexp_rounded(V x) { return static_cast<float>(Sleef_exp_u10(x)); }
 inline V vfma(V a, V b, V c) { return std::fma(a, b, c); }
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace scalar

@@ -4,7 +4,8 @@
 // Each evaluates the operation's definition as the reference kernels do (NaN in, NaN out; the
 // same limits at the infinities) to within a few float32 ULP, vectorised with SLEEF's accurate
 // (1 ULP) exp, log, log1p and expm1 for AVX-512 or AVX2, whichever the processor has
-// (docs/onednn.md, "Accuracy"). Also the NaN/infinity scan of graph inputs.
+// (docs/onednn.md, "Accuracy"); exp in double, rounded once. Also the NaN/infinity scan of graph
+// inputs.
 #pragma once
 
 #include <cstddef>
