@@ -118,7 +118,12 @@ void nan_scan(benchmark::State& state) {
   }
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(x.size() * sizeof(float)));
 }
-BENCHMARK(nan_scan)->Name("nan_scan/onednn")->Arg(3 * 224 * 224)->Arg(2206818)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(nan_scan)
+    ->Name("nan_scan/onednn")
+    ->Arg(3 * 224 * 224)
+    ->Arg(2206818)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 #endif
 
 const bool registered = [] {

@@ -85,7 +85,8 @@ std::string differences(const Floats& actual, const Floats& expected, double rto
       return "[" + std::to_string(i) + "] = " + show(a) + ", reference " + show(e);
     }
     const double tol = rtol * std::fabs(double(e)) + scale_tol * scale + 1e-30;
-    if (std::fabs(double(a) - double(e)) > tol) return "[" + std::to_string(i) + "] = " + show(a) + ", reference " + show(e);
+    if (std::fabs(double(a) - double(e)) > tol)
+      return "[" + std::to_string(i) + "] = " + show(a) + ", reference " + show(e);
   }
   return "";
 }
@@ -232,7 +233,8 @@ TEST(OnednnSpecialValues, NaNThroughFusedChains) {
   Case again;  // the NaN run's values, from first principles
   const OperandId y = again.input({1, 16, 4, 4}, with_nan);
   const OperandId conv2 = again.op(OpKind::kConv2d, {y, again.constant({16, 16, 1, 1}, filter)}, Conv2dAttrs{});
-  again.output(again.op(OpKind::kRelu, {again.op(OpKind::kAdd, {again.op(OpKind::kClamp, {conv2}, ClampAttrs{0.0, 6.0}), y})}));
+  again.output(
+      again.op(OpKind::kRelu, {again.op(OpKind::kAdd, {again.op(OpKind::kClamp, {conv2}, ClampAttrs{0.0, 6.0}), y})}));
   const Floats nan_run = check_both(again, {{with_nan}}).front();
   // The NaN reaches every channel of its pixel (0 x NaN is NaN in the filter's zeros) and no other
   // pixel.
@@ -250,7 +252,8 @@ TEST(OnednnSpecialValues, NaNInAConstantReachesTheOutput) {
   bias[3] = kNaN;
   a.bias = OperandRef{c.constant({8}, bias)};
   const Floats x(2 * 3 * 3, 1.0f);
-  c.output(c.op(OpKind::kRelu, {c.op(OpKind::kConv2d, {c.input({1, 2, 3, 3}, x), c.constant({8, 2, 1, 1}, Floats(16, 1.0f))}, a)}));
+  c.output(c.op(OpKind::kRelu,
+                {c.op(OpKind::kConv2d, {c.input({1, 2, 3, 3}, x), c.constant({8, 2, 1, 1}, Floats(16, 1.0f))}, a)}));
   const Floats got = check_both(c, {{x}}).front();
   for (size_t i = 0; i < 8 * 9; ++i) EXPECT_EQ(std::isnan(got[i]), i / 9 == 3) << i;
 }
@@ -354,7 +357,8 @@ class RandomGraph {
         break;
       }
       case 2: {  // a matmul over the last axis [.., W] x [W, W] + activation
-        out.id = c.op(OpKind::kMatmul, {x.id, c.constant({width_, width_}, draw_weights(rng_, width_ * width_, width_))});
+        out.id =
+            c.op(OpKind::kMatmul, {x.id, c.constant({width_, width_}, draw_weights(rng_, width_ * width_, width_))});
         out.bound = x.bound / 2;
         name = "matmul";
         if (rng_() % 2) {

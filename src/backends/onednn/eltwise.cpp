@@ -62,8 +62,8 @@ inline V vexp_rounded(V x) {
   return x;
 }
 inline V vfma(V a, V b, V c) {
-  return reinterpret_cast<V>(_mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b),
-                                             reinterpret_cast<__m512>(c)));
+  return reinterpret_cast<V>(
+      _mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
 }
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace avx512
@@ -90,8 +90,8 @@ inline V vexp_rounded(V x) {
   return x;
 }
 inline V vfma(V a, V b, V c) {
-  return reinterpret_cast<V>(_mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b),
-                                             reinterpret_cast<__m256>(c)));
+  return reinterpret_cast<V>(
+      _mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
 }
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace avx2
@@ -114,8 +114,8 @@ enum class Isa { kAvx512, kAvx2, kScalar };
 
 Isa isa() {
   static const Isa chosen = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? Isa::kAvx512
-                            : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")      ? Isa::kAvx2
-                                                                                                   : Isa::kScalar;
+                            : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")       ? Isa::kAvx2
+                                                                                                    : Isa::kScalar;
   return chosen;
 }
 
