@@ -6,6 +6,7 @@
 // element-wise, convolution, matmul, pooling, softmax and reduction operations.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <deque>
@@ -198,6 +199,45 @@ TEST(OnednnSpecialValues, MaxPoolPropagatesNaNAndKeepsMinusInfinity) {
   const Floats got = check_both(c, {{x}}).front();
   EXPECT_TRUE(std::isnan(got[0]));
   EXPECT_EQ(got[1], -kInf);
+}
+
+// log(0) = -Infinity, sqrt(-1) = NaN, 0 / 0 = NaN: values made special inside the graph are known
+// at build, and the activations, max pools and softmax they reach run as the reference's even in
+// the plan for finite inputs (here a division fused into the convolution before a clamp).
+TEST(OnednnSpecialValues, SpecialsMadeInsideTheGraphAreSeen) {
+  Floats x(1 * 16 * 3 * 3);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i % 5) - 2);  // -2 to 2, zeros included
+  Floats filter(16 * 16);
+  for (size_t i = 0; i < filter.size(); ++i) filter[i] = i % 3 == 0 ? 1.0f : -0.5f;
+  Case c;
+  const OperandId in = c.input({1, 16, 3, 3}, x);
+  const auto conv = [&](OperandId v) {
+    return c.op(OpKind::kConv2d, {v, c.constant({16, 16, 1, 1}, filter)}, Conv2dAttrs{});
+  };
+  c.output(c.op(OpKind::kRelu, {conv(c.op(OpKind::kLog, {in}))}));
+  Pool2dAttrs pool;
+  pool.window_dimensions = std::vector<uint32_t>{2, 2};
+  c.output(c.op(OpKind::kMaxPool2d, {c.op(OpKind::kSqrt, {in})}, pool));
+  c.output(c.op(OpKind::kSoftmax, {c.op(OpKind::kDiv, {in, in})}, SoftmaxAttrs{1}));
+  const OperandId zeros = c.constant({1, 16, 1, 1}, Floats(16, 0.0f));
+  c.output(c.op(OpKind::kClamp, {c.op(OpKind::kDiv, {conv(in), zeros})}, ClampAttrs{0.0, 6.0}));
+  const std::vector<Floats> got = check_both(c, {{x}});
+  // From first principles: every output holds NaN (and the last, 0 / 0 beside x / 0 = +-Infinity
+  // clamped, also 6 and 0).
+  for (const Floats& out : got) EXPECT_TRUE(std::any_of(out.begin(), out.end(), [](float v) { return std::isnan(v); }));
+  EXPECT_TRUE(std::count(got[3].begin(), got[3].end(), 6.0f) > 0);
+}
+
+// Layer normalization of a row with NaN or an infinity is NaN, the others are normalised.
+TEST(OnednnSpecialValues, LayerNormalizationRowsWithNaNAndInfinities) {
+  const Floats x = {kNaN, 1, 2, 3, kInf, 1, 2, 3, -kInf, 1, 2, 3, 1, 2, 3, 4};
+  Case c;
+  LayerNormalizationAttrs a;
+  a.axes = std::vector<uint32_t>{1};
+  c.output(c.op(OpKind::kLayerNormalization, {c.input({4, 4}, x)}, a));
+  const Floats got = check_both(c, {{x}}).front();
+  for (size_t i = 0; i < 12; ++i) EXPECT_TRUE(std::isnan(got[i])) << i;
+  EXPECT_NEAR(got[12], -1.5 / std::sqrt(1.25 + 1e-5), 1e-5);
 }
 
 // Rows with NaN or +Infinity are NaN (exp(x - max) takes Infinity - Infinity); -Infinity gives 0.

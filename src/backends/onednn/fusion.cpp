@@ -177,9 +177,6 @@ Fusion::Fusion(const Graph& graph, const std::vector<bool>& specials)
       }
     }
     OperandId value = op.outputs[0];
-    // Whether a NaN or an infinity may reach the chain: activations are then not fused.
-    bool special = false;
-    for_each_input(op, [&](OperandId id) { special = special || specials[id]; });
     while (post.size() < kMaxPostOps) {
       if (is_output[value] || readers[value].size() != 1) break;
       const size_t next = readers[value][0];
@@ -201,10 +198,11 @@ Fusion::Fusion(const Graph& graph, const std::vector<bool>& specials)
         p.algorithm = *alg;
         p.other = other;
         links.push_back(p);
-        special = special || specials[other];
       } else {
+        // Not where the value may hold a NaN or an infinity (from the anchor's operands, the
+        // chain's, or a link such as a division): the post-op would change it.
         links = eltwise_chain(link);
-        if (links.empty() || link.inputs.size() != 1 || special) break;
+        if (links.empty() || link.inputs.size() != 1 || specials[value]) break;
       }
       if (post.size() + links.size() > kMaxPostOps) break;
       fused_activation_ = fused_activation_ || !links.front().binary;

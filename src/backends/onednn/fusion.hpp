@@ -6,9 +6,9 @@
 // ready before the anchor runs (a residual, a bias, a scale).
 //
 // oneDNN's activation post-ops turn NaN into a number (relu, clamp, sigmoid) and -Infinity into NaN
-// (relu, hardSwish), so an activation is fused only where no NaN or infinity can reach it: none of
-// the chain's operands may hold one (may_hold_specials). The plan that fuses them runs only on
-// inputs without any (docs/onednn.md, "NaN and infinities"). exp, log, softplus, gelu and elu are
+// (relu, hardSwish), so an activation is fused only where the value it reads cannot hold a NaN or
+// an infinity (may_hold_specials). The plan that fuses them runs only on inputs without any
+// (docs/onednn.md, "NaN and infinities"). exp, log, softplus, gelu and elu are
 // never fused: oneDNN 2.6 computes them inaccurately; they run our own kernels (eltwise.hpp).
 #pragma once
 
