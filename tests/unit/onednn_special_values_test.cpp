@@ -298,6 +298,40 @@ TEST(OnednnSpecialValues, NaNInAConstantReachesTheOutput) {
   for (size_t i = 0; i < 8 * 9; ++i) EXPECT_EQ(std::isnan(got[i]), i / 9 == 3) << i;
 }
 
+// ---- Our element-wise kernels write in place only what nobody reads later ----
+
+Floats ramp(size_t n) {
+  Floats v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = float(int(i % 23) - 11) * 0.25f;
+  return v;
+}
+
+TEST(OnednnOwnEltwise, InPlaceOnlyWhereNothingReadsTheInputLater) {
+  const Floats x = ramp(1 * 16 * 5 * 5);
+  Floats filter(16 * 16);
+  for (size_t i = 0; i < filter.size(); ++i) filter[i] = float(i % 7) * 0.05f - 0.1f;
+  Case c;
+  const OperandId in = c.input({1, 16, 5, 5}, x);
+  const auto conv = [&](OperandId v) {
+    return c.op(OpKind::kConv2d, {v, c.constant({16, 16, 1, 1}, filter)}, Conv2dAttrs{});
+  };
+  const OperandId a = conv(in);
+  const OperandId g = c.op(OpKind::kGelu, {a});  // a is read again below: not in place
+  c.output(c.op(OpKind::kAdd, {g, a}));          // (a residual the gelu must not overwrite)
+  const OperandId b = c.op(OpKind::kExp, {c.op(OpKind::kSoftplus, {conv(in)})});  // a chain, in place
+  c.output(c.op(OpKind::kMul, {b, in}));
+  // A graph output left in the convolutions' layout (an add of two NHWC values, each read twice
+  // so that neither convolution absorbs it), then read by gelu: the output's bytes are copied to
+  // the caller at the end and must survive (gelu's own output is not one, or it would be written
+  // straight into the caller's buffer).
+  const OperandId p = conv(in), q = conv(in);
+  const OperandId sum = c.op(OpKind::kAdd, {p, q});
+  c.output(c.op(OpKind::kMul, {p, q}));
+  c.output(sum);
+  c.output(c.op(OpKind::kMul, {c.op(OpKind::kGelu, {sum}), in}));
+  check_both(c, {{x}, {x}});
+}
+
 // ---- Property: random small graphs ----
 
 // Values of a test input: mostly ordinary, some signed zeros, subnormals and values near float32's

@@ -389,7 +389,7 @@ class Compiler {
           lowered = lower_transpose(op);
           break;
         default:
-          lowered = lower_eltwise(op);
+          lowered = lower_eltwise(index);
           break;
       }
     } catch (const dnnl::error&) {
@@ -449,6 +449,30 @@ class Compiler {
     return out;
   }
 
+  // Whether operation `index` may overwrite the bytes of tensor `t`: they are intermediate, hold
+  // no graph output (copied out at the end), and no operand they hold (or anything sharing its
+  // buffer) is read after `index` except by `except`.
+  bool overwritable(TensorId t, size_t index, size_t except) const {
+    const TensorId r = root(t);
+    if (plan_->tensors[r].home != Home::kArena) return false;
+    for (TensorId v = 0; v < plan_->tensors.size(); ++v) {
+      if (root(v) != r) continue;
+      const PlanTensor& x = plan_->tensors[v];
+      if (x.scratch || first_output_[x.operand] != kNone || !fusion_.read_only_before(x.operand, index, except))
+        return false;
+    }
+    return true;
+  }
+
+  // Operand `id` defined as the bytes of tensor `t`, in its layout (written in place).
+  TensorId alias(TensorId t, OperandId id) {
+    PlanTensor a = plan_->tensors[t];
+    a.operand = id;
+    a.desc = g_.desc(id);
+    a.view_of = root(t);
+    return primary_[id] = add_tensor(std::move(a));
+  }
+
   // The chain link of `anchor` that adds `other`.
   size_t sum_reader(size_t anchor, OperandId other) const {
     for (size_t link : fusion_.chain(anchor)) {
@@ -467,22 +491,10 @@ class Compiler {
     const OperandId other = *sum_operand;
     const TensorId t = primary(other);
     const PlanTensor& x = plan_->tensors[t];
-    const TensorId r = root(t);
-    // In place when the bytes are intermediate, already in the destination's layout, and no
-    // operand they hold (the residual, or anything sharing its buffer) is read after the anchor.
-    bool in_place =
-        plan_->tensors[r].home == Home::kArena && x.axes == axes && x.md == md && first_output_[id] == kNone;
-    const size_t link = sum_reader(anchor, other);
-    for (TensorId v = 0; in_place && v < plan_->tensors.size(); ++v)
-      if (root(v) == r)
-        in_place = !plan_->tensors[v].scratch && fusion_.read_only_before(plan_->tensors[v].operand, anchor, link);
-    if (in_place) {
-      PlanTensor alias = x;
-      alias.operand = id;
-      alias.desc = g_.desc(id);
-      alias.view_of = r;
-      return primary_[id] = add_tensor(std::move(alias));
-    }
+    // In place when the bytes are already in the destination's layout and may be overwritten.
+    if (x.axes == axes && x.md == md && first_output_[id] == kNone &&
+        overwritable(t, anchor, sum_reader(anchor, other)))
+      return alias(t, id);
     // `x` dangles once a tensor is added: decide from it first.
     const bool direct = x.axes == axes;
     const TensorId dst = define(id, md, axes);
@@ -880,13 +892,18 @@ class Compiler {
 
   // Our own kernel (eltwise.hpp) over the input's bytes in its own layout, unless that layout
   // pads channel blocks (the padding must stay zero for the primitives reading it): then plain.
-  bool lower_own_eltwise(const Operation& op, const EltwiseOp& e) {
+  // In place when nothing reads the input afterwards (and the output is not a graph output, which
+  // is written straight into the caller's buffer instead).
+  bool lower_own_eltwise(size_t index, const EltwiseOp& e) {
+    const Operation& op = g_.operations[index];
     TensorId src = primary(op.inputs[0]);
     const PlanTensor& t = plan_->tensors[src];
     if (t.md.get_size() != static_cast<size_t>(*t.desc.byte_length())) src = plain(op.inputs[0]);
     const memory::desc md = plan_->tensors[src].md;
     const std::vector<int> axes = plan_->tensors[src].axes;
-    const TensorId dst = define(op.outputs[0], md, axes);
+    const TensorId dst = first_output_[op.outputs[0]] == kNone && overwritable(src, index, index)
+                             ? alias(src, op.outputs[0])
+                             : define(op.outputs[0], md, axes);
     const size_t n = md.get_size() / sizeof(float);
     Plan* plan = plan_.get();
     add_run(
@@ -899,8 +916,9 @@ class Compiler {
 
   // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours
   // where oneDNN's is inaccurate or changes NaN or infinities (eltwise.hpp).
-  bool lower_eltwise(const Operation& op) {
-    if (const std::optional<EltwiseOp> e = own_eltwise(g_, op)) return lower_own_eltwise(op, *e);
+  bool lower_eltwise(size_t index) {
+    const Operation& op = g_.operations[index];
+    if (const std::optional<EltwiseOp> e = own_eltwise(g_, op)) return lower_own_eltwise(index, *e);
     const std::vector<PostOp> chain = eltwise_chain(op);
     if (chain.size() != 1 || op.inputs.size() != 1) return false;
     const TensorId src = primary(op.inputs[0]);
