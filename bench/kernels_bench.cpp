@@ -12,6 +12,9 @@
 
 #include "backends/backend.hpp"
 #include "graph/graph_builder.hpp"
+#ifdef WEBNN_HAVE_ONEDNN
+#include "backends/onednn/eltwise.hpp"
+#endif
 
 namespace webnn {
 namespace {
@@ -98,6 +101,30 @@ void run_kernel(benchmark::State& state, const Kernel& k, const Backend* backend
   std::byte* outs[] = {out.data()};
   for (auto _ : state) exe->run(ins, outs);
 }
+
+#ifdef WEBNN_HAVE_ONEDNN
+// The NaN/infinity scan the onednn backend runs on every float input of a graph whose fast plan
+// needs finite inputs (docs/onednn.md, "NaN and infinities"): over MobileNetV2's input, and over
+// as many floats as MobileNetV2 has weights (8.8 MB, scanned once at build).
+void nan_scan(benchmark::State& state) {
+  std::vector<float> x(static_cast<size_t>(state.range(0)));
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  for (float& v : x) v = u(rng);
+  bool any = false;
+  for (auto _ : state) {
+    any = onednn::has_nan_or_inf(x.data(), x.size(), DataType::kFloat32);
+    benchmark::DoNotOptimize(any);
+  }
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(x.size() * sizeof(float)));
+}
+BENCHMARK(nan_scan)
+    ->Name("nan_scan/onednn")
+    ->Arg(3 * 224 * 224)
+    ->Arg(2206818)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+#endif
 
 const bool registered = [] {
   for (const Kernel& k : kernels())

@@ -7,6 +7,7 @@ graph file, in the same run, batch 1, on the same input data. Prints one Markdow
 
     /usr/bin/python3 bench/models.py [--threads 2] [--rounds 5] [--iterations 50] [--build build]
                                      [--shared ../shared] [--networks mobilenetv2,resnet50,...]
+                                     [--accuracy-count 65536]
 
 onednn and ONNX Runtime alternate for --rounds rounds of --iterations timed runs each (after 5
 warm-up runs), so that drift in the machine's speed falls on both; a row reports the median over
@@ -18,6 +19,10 @@ A float16 network's rounds also time its float32 original on onednn, so that the
 float32 ratio compares runs taken side by side, and its embedding on the shared input.npy is
 compared with the float32 one (cosine similarity). When ONNX Runtime cannot run a model (no CPU
 kernel for a node), its row says so instead of a time.
+
+Then the accuracy table of bench/accuracy.py --summary: every element-wise operation's largest
+float32 ULP error against float64 on both backends and ONNX Runtime (--accuracy-count 0 leaves it
+out).
 """
 import argparse
 import json
@@ -33,6 +38,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import accuracy  # noqa: E402
 import networks  # noqa: E402
 
 import to_float16  # noqa: E402
@@ -186,6 +192,8 @@ def main():
     parser.add_argument("--networks", default=",".join(NETWORKS), help="comma-separated subset of "
                         + ", ".join(NETWORKS))
     parser.add_argument("--node", default="node")
+    parser.add_argument("--accuracy-count", type=int, default=65536,
+                        help="inputs per operation of the accuracy table (bench/accuracy.py); 0 leaves it out")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     args.webnn = os.path.join(args.build, "webnn")
@@ -196,6 +204,8 @@ def main():
             sys.exit(f"models: unknown network {n!r} (choose from {', '.join(NETWORKS)})")
     if args.rounds < 1 or args.iterations < 1 or args.threads < 1:
         sys.exit("models: --rounds, --iterations and --threads must be at least 1")
+    if args.accuracy_count and (args.accuracy_count < 1024 or args.accuracy_count % 1024):
+        sys.exit("models: --accuracy-count must be 0 or a multiple of 1024")
     if not os.path.exists(args.webnn):
         sys.exit(f"models: {args.webnn} is missing (scripts/build.sh)")
     webnn = networks.import_webnn(args.build)
@@ -228,6 +238,13 @@ def main():
             print(f"\n{r['network']}: onednn p50 {r['onednn_ms']:.2f} ms against {r['float32_ms']:.2f} ms for "
                   f"float32 in the same rounds ({r['onednn_ms'] / r['float32_ms']:.2f}x); embedding cosine "
                   f"similarity to float32 {r['cosine']:.6f} (shared input.npy)")
+    if args.accuracy_count:
+        print(file=sys.stderr, flush=True)
+        print("models: accuracy sweep ...", file=sys.stderr, flush=True)
+        ops = list(accuracy.UNARY) + list(accuracy.BINARY)
+        peers, errors = accuracy.measure(webnn, ops, args.accuracy_count, args.threads, args.node)
+        print()
+        accuracy.print_summary(peers, errors, ops, args.accuracy_count)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"machine": host, "threads": args.threads, "results": results}, f, indent=1)

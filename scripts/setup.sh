@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
-  nlohmann-json3-dev libfp16-dev libcli11-dev libfmt-dev libdnnl-dev
+  nlohmann-json3-dev libfp16-dev libcli11-dev libfmt-dev libdnnl-dev libsleef-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   python3 python3-numpy

@@ -13,6 +13,7 @@
 #include <numeric>
 
 #include "backends/memory_plan.hpp"
+#include "backends/onednn/eltwise.hpp"
 #include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
 #include "backends/onednn/plan.hpp"
@@ -103,8 +104,11 @@ bool is_f32(const OperandDescriptor& desc) { return desc.data_type == DataType::
 
 class Compiler {
  public:
-  Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options)
-      : g_(*graph), plan_(std::make_unique<Plan>()), fusion_(g_) {
+  Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options, bool finite_inputs)
+      : g_(*graph),
+        plan_(std::make_unique<Plan>()),
+        specials_(may_hold_specials(g_, !finite_inputs)),
+        fusion_(g_, specials_) {
     plan_->graph = std::move(graph);
     plan_->engine = cpu_engine();
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
@@ -115,6 +119,7 @@ class Compiler {
     first_output_.assign(g_.operands.size(), kNone);
     for (size_t i = g_.outputs.size(); i-- > 0;) first_output_[g_.outputs[i].operand] = i;
     for (size_t i = 0; i < g_.operations.size() && !blocked_convs_; ++i) blocked_convs_ = winograd_candidate(i);
+    plan_->needs_finite_inputs = fusion_.fused_activation() || blocked_convs_;
   }
 
   std::unique_ptr<Plan> compile() {
@@ -390,7 +395,7 @@ class Compiler {
           lowered = lower_transpose(op);
           break;
         default:
-          lowered = lower_eltwise(op);
+          lowered = lower_eltwise(index);
           break;
       }
     } catch (const dnnl::error&) {
@@ -450,6 +455,30 @@ class Compiler {
     return out;
   }
 
+  // Whether operation `index` may overwrite the bytes of tensor `t`: they are intermediate, hold
+  // no graph output (copied out at the end), and no operand they hold (or anything sharing its
+  // buffer) is read after `index` except by `except`.
+  bool overwritable(TensorId t, size_t index, size_t except) const {
+    const TensorId r = root(t);
+    if (plan_->tensors[r].home != Home::kArena) return false;
+    for (TensorId v = 0; v < plan_->tensors.size(); ++v) {
+      if (root(v) != r) continue;
+      const PlanTensor& x = plan_->tensors[v];
+      if (x.scratch || first_output_[x.operand] != kNone || !fusion_.read_only_before(x.operand, index, except))
+        return false;
+    }
+    return true;
+  }
+
+  // Operand `id` defined as the bytes of tensor `t`, in its layout (written in place).
+  TensorId alias(TensorId t, OperandId id) {
+    PlanTensor a = plan_->tensors[t];
+    a.operand = id;
+    a.desc = g_.desc(id);
+    a.view_of = root(t);
+    return primary_[id] = add_tensor(std::move(a));
+  }
+
   // The chain link of `anchor` that adds `other`.
   size_t sum_reader(size_t anchor, OperandId other) const {
     for (size_t link : fusion_.chain(anchor)) {
@@ -468,22 +497,10 @@ class Compiler {
     const OperandId other = *sum_operand;
     const TensorId t = primary(other);
     const PlanTensor& x = plan_->tensors[t];
-    const TensorId r = root(t);
-    // In place when the bytes are intermediate, already in the destination's layout, and no
-    // operand they hold (the residual, or anything sharing its buffer) is read after the anchor.
-    bool in_place =
-        plan_->tensors[r].home == Home::kArena && x.axes == axes && x.md == md && first_output_[id] == kNone;
-    const size_t link = sum_reader(anchor, other);
-    for (TensorId v = 0; in_place && v < plan_->tensors.size(); ++v)
-      if (root(v) == r)
-        in_place = !plan_->tensors[v].scratch && fusion_.read_only_before(plan_->tensors[v].operand, anchor, link);
-    if (in_place) {
-      PlanTensor alias = x;
-      alias.operand = id;
-      alias.desc = g_.desc(id);
-      alias.view_of = r;
-      return primary_[id] = add_tensor(std::move(alias));
-    }
+    // In place when the bytes are already in the destination's layout and may be overwritten.
+    if (x.axes == axes && x.md == md && first_output_[id] == kNone &&
+        overwritable(t, anchor, sum_reader(anchor, other)))
+      return alias(t, id);
     // `x` dangles once a tensor is added: decide from it first.
     const bool direct = x.axes == axes;
     const TensorId dst = define(id, md, axes);
@@ -522,6 +539,8 @@ class Compiler {
     if (a.groups != 1 || !ones(a.strides) || !ones(a.dilations)) return false;
     // Winograd weights are transformed once, at build: constant filters only.
     if (g_.operands[op.inputs[1]].kind != OperandKind::kConstant) return false;
+    // Its transforms mix neighbouring elements: an infinity would make NaN of them.
+    if (specials_[op.inputs[0]] || specials_[op.inputs[1]]) return false;
     const FilterView fv = filter_view(op, 1);
     const ImageDims in = image_dims(g_.desc(op.inputs[0]).shape, a.input_layout);
     const ImageDims out = image_dims(g_.desc(op.outputs[0]).shape, a.input_layout);
@@ -821,6 +840,12 @@ class Compiler {
       // handles them (docs/choices.md).
       if (pl[k] >= kernel || pr[k] < 0 || (out_size[k] - 1) * stride[k] - pl[k] >= in_size[k]) return false;
     }
+    // oneDNN's max pool skips NaN and gives -FLT_MAX for a window of -Infinity: the reference
+    // kernel runs it wherever either can reach it.
+    if (op.kind == OpKind::kMaxPool2d) {
+      if (specials_[input]) return false;
+      plan_->needs_finite_inputs = true;
+    }
     const dnnl::algorithm algorithm =
         op.kind == OpKind::kMaxPool2d ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
     const TensorId src = primary(input);
@@ -871,8 +896,35 @@ class Compiler {
     return true;
   }
 
-  // Activations that oneDNN computes as one eltwise primitive, in the input's own layout.
-  bool lower_eltwise(const Operation& op) {
+  // Our own kernel (eltwise.hpp) over the input's bytes in its own layout, unless that layout
+  // pads channel blocks (the padding must stay zero for the primitives reading it): then plain.
+  // In place when nothing reads the input afterwards (and the output is not a graph output, which
+  // is written straight into the caller's buffer instead).
+  bool lower_own_eltwise(size_t index, const EltwiseOp& e) {
+    const Operation& op = g_.operations[index];
+    TensorId src = primary(op.inputs[0]);
+    const PlanTensor& t = plan_->tensors[src];
+    if (t.md.get_size() != static_cast<size_t>(*t.desc.byte_length())) src = plain(op.inputs[0]);
+    const memory::desc md = plan_->tensors[src].md;
+    const std::vector<int> axes = plan_->tensors[src].axes;
+    const TensorId dst = first_output_[op.outputs[0]] == kNone && overwritable(src, index, index)
+                             ? alias(src, op.outputs[0])
+                             : define(op.outputs[0], md, axes);
+    const size_t n = md.get_size() / sizeof(float);
+    Plan* plan = plan_.get();
+    add_run(
+        [plan, e, src, dst, n] {
+          run_eltwise(e, reinterpret_cast<const float*>(plan->ptr[src]), reinterpret_cast<float*>(plan->ptr[dst]), n);
+        },
+        {src}, {dst});
+    return true;
+  }
+
+  // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours
+  // where oneDNN's is inaccurate or changes NaN or infinities (eltwise.hpp).
+  bool lower_eltwise(size_t index) {
+    const Operation& op = g_.operations[index];
+    if (const std::optional<EltwiseOp> e = own_eltwise(g_, op)) return lower_own_eltwise(index, *e);
     const std::vector<PostOp> chain = eltwise_chain(op);
     if (chain.size() != 1 || op.inputs.size() != 1) return false;
     const TensorId src = primary(op.inputs[0]);
@@ -887,6 +939,10 @@ class Compiler {
 
   bool lower_softmax(const Operation& op) {
     const OperandId input = op.inputs[0];
+    // oneDNN's softmax gives 0 beside a NaN where the reference gives a row of NaN: the reference
+    // kernel runs it wherever a NaN can reach it.
+    if (specials_[input]) return false;
+    plan_->needs_finite_inputs = true;
     const memory::desc md = plain_view(g_.desc(input).shape);
     const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
     dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
@@ -996,6 +1052,7 @@ class Compiler {
 
   const Graph& g_;
   std::unique_ptr<Plan> plan_;
+  std::vector<bool> specials_;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
   Fusion fusion_;
   std::vector<TensorId> primary_;                // by OperandId
   std::vector<std::vector<TensorId>> variants_;  // by OperandId: reordered copies
@@ -1005,7 +1062,8 @@ class Compiler {
 
 }  // namespace
 
-std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options) {
+std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options,
+                                   bool finite_inputs) {
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
   const OmpThreads threads(options.num_threads > 0 ? options.num_threads : omp_get_num_procs());
@@ -1013,7 +1071,7 @@ std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const Com
   // reports placement by the caller's operations.
   const size_t operations = graph->operations.size();
   const Float16Widening widened = widen_float16(std::move(graph));
-  std::unique_ptr<Plan> plan = Compiler(widened.graph, options).compile();
+  std::unique_ptr<Plan> plan = Compiler(widened.graph, options, finite_inputs).compile();
   plan->placement = widened.original_placement(plan->placement, operations);
   return plan;
 }

@@ -1,5 +1,7 @@
 #include "backends/onednn/float16.hpp"
 
+#include "backends/onednn/eltwise.hpp"
+
 #include <cstdlib>
 #include <cstring>
 #include <numeric>
@@ -43,8 +45,9 @@ bool computes_in_float32(const Operation& op) {
     case OpKind::kLayerNormalization:
       return true;
     default:
-      // Data movement and selection, and the activations oneDNN computes.
-      return moves_values_only(op.kind) || !eltwise_chain(op).empty();
+      // Data movement and selection, and the activations oneDNN or our own kernels (eltwise.hpp)
+      // compute.
+      return moves_values_only(op.kind) || !eltwise_chain(op).empty() || has_own_eltwise(op.kind);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "backends/onednn/eltwise.hpp"
 #include "ops/number_cast.hpp"
 
 namespace webnn::onednn {
@@ -52,10 +53,6 @@ std::vector<PostOp> eltwise_chain(const Operation& op) {
       return {eltwise(algorithm::eltwise_logistic)};
     case OpKind::kTanh:
       return {eltwise(algorithm::eltwise_tanh)};
-    case OpKind::kGelu:
-      return {eltwise(algorithm::eltwise_gelu_erf)};
-    case OpKind::kElu:
-      return {eltwise(algorithm::eltwise_elu, std::get<EluAttrs>(op.attrs).alpha)};
     case OpKind::kHardSwish:
       return {eltwise(algorithm::eltwise_hardswish)};
     case OpKind::kLeakyRelu:
@@ -68,21 +65,59 @@ std::vector<PostOp> eltwise_chain(const Operation& op) {
       const auto& a = std::get<HardSigmoidAttrs>(op.attrs);
       return {eltwise(algorithm::eltwise_linear, a.alpha, a.beta), eltwise(algorithm::eltwise_clip, 0.0, 1.0)};
     }
-    case OpKind::kSoftplus:
-      return {eltwise(algorithm::eltwise_soft_relu)};
     case OpKind::kAbs:
       return {eltwise(algorithm::eltwise_abs)};
     case OpKind::kSqrt:
       return {eltwise(algorithm::eltwise_sqrt)};
-    case OpKind::kExp:
-      return {eltwise(algorithm::eltwise_exp)};
-    case OpKind::kLog:
-      return {eltwise(algorithm::eltwise_log)};
     case OpKind::kNeg:
       return {eltwise(algorithm::eltwise_linear, -1.0, 0.0)};
     default:
       return {};
   }
+}
+
+namespace {
+
+// Whether `op` can make a NaN or an infinity out of finite values, other than by overflowing.
+bool creates_specials(const Operation& op) {
+  switch (op.kind) {
+    case OpKind::kDiv:
+    case OpKind::kPow:
+    case OpKind::kReciprocal:
+    case OpKind::kLog:
+    case OpKind::kSqrt:
+    case OpKind::kReduceLogSum:
+    case OpKind::kBatchNormalization:  // divides by sqrt(a given variance + epsilon)
+      return true;
+    case OpKind::kLayerNormalization:
+      return std::get<LayerNormalizationAttrs>(op.attrs).epsilon == 0;
+    case OpKind::kInstanceNormalization:
+      return std::get<InstanceNormalizationAttrs>(op.attrs).epsilon == 0;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::vector<bool> may_hold_specials(const Graph& graph, bool inputs) {
+  std::vector<bool> specials(graph.operands.size(), false);
+  for (OperandId id = 0; id < graph.operands.size(); ++id) {
+    const Operand& operand = graph.operands[id];
+    if (operand.kind == OperandKind::kInput) {
+      specials[id] = inputs;
+    } else if (operand.kind == OperandKind::kConstant) {
+      const BufferRef& data = graph.constant_data(id);
+      const size_t count = static_cast<size_t>(*operand.desc.byte_length()) / element_size(operand.desc.data_type);
+      specials[id] = has_nan_or_inf(data.data.get(), count, operand.desc.data_type);
+    }
+  }
+  for (const Operation& op : graph.operations) {
+    bool any = creates_specials(op);
+    for_each_input(op, [&](OperandId id) { any = any || specials[id]; });
+    for (OperandId id : op.outputs) specials[id] = any;
+  }
+  return specials;
 }
 
 std::optional<dnnl::algorithm> binary_algorithm(OpKind kind) {
@@ -100,7 +135,7 @@ std::optional<dnnl::algorithm> binary_algorithm(OpKind kind) {
   }
 }
 
-Fusion::Fusion(const Graph& graph)
+Fusion::Fusion(const Graph& graph, const std::vector<bool>& specials)
     : graph_(graph),
       fused_into_(graph.operations.size(), kNone),
       chains_(graph.operations.size()),
@@ -164,10 +199,13 @@ Fusion::Fusion(const Graph& graph)
         p.other = other;
         links.push_back(p);
       } else {
+        // Not where the value may hold a NaN or an infinity (from the anchor's operands, the
+        // chain's, or a link such as a division): the post-op would change it.
         links = eltwise_chain(link);
-        if (links.empty() || link.inputs.size() != 1) break;
+        if (links.empty() || link.inputs.size() != 1 || specials[value]) break;
       }
       if (post.size() + links.size() > kMaxPostOps) break;
+      fused_activation_ = fused_activation_ || !links.front().binary;
       post.insert(post.end(), links.begin(), links.end());
       chains_[anchor].push_back(next);
       fused_into_[next] = anchor;

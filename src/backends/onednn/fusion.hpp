@@ -1,9 +1,15 @@
 // Which operations fold into a convolution or matmul as oneDNN post-ops. An anchor (conv2d,
 // convTranspose2d, matmul, gemm in float32) absorbs the chain of operations that follows it as long
 // as each link is the only reader of the value before it, that value is not a graph output, and
-// the link is an activation oneDNN computes (relu, clamp, sigmoid, tanh, gelu, elu, hardSwish,
-// leakyRelu, linear, hardSigmoid, softplus, abs, sqrt, exp, log, neg) or an add/sub/mul/div whose
-// other operand is ready before the anchor runs (a residual, a bias, a scale).
+// the link is an activation oneDNN computes exactly enough (relu, clamp, sigmoid, tanh, hardSwish,
+// leakyRelu, linear, hardSigmoid, abs, sqrt, neg) or an add/sub/mul/div whose other operand is
+// ready before the anchor runs (a residual, a bias, a scale).
+//
+// oneDNN's activation post-ops turn NaN into a number (relu, clamp, sigmoid) and -Infinity into NaN
+// (relu, hardSwish), so an activation is fused only where the value it reads cannot hold a NaN or
+// an infinity (may_hold_specials). The plan that fuses them runs only on inputs without any
+// (docs/onednn.md, "NaN and infinities"). exp, log, softplus, gelu and elu are
+// never fused: oneDNN 2.6 computes them inaccurately; they run our own kernels (eltwise.hpp).
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>
@@ -24,14 +30,21 @@ struct PostOp {
 };
 
 // The eltwise post-ops that compute `op` (one activation may take two, e.g. hardSigmoid =
-// clip(linear(x))); empty when oneDNN has none.
+// clip(linear(x))); empty when oneDNN has none accurate enough.
 std::vector<PostOp> eltwise_chain(const Operation& op);
+
+// By OperandId: whether the value may hold a NaN or an infinity (other than by overflow): a
+// constant holding one, a graph input when `inputs` says so, the output of an operation that
+// makes them from finite values (div, pow, reciprocal, log, sqrt, reduceLogSum, normalizations
+// dividing by a given variance or with epsilon 0), and every value computed from such a value.
+std::vector<bool> may_hold_specials(const Graph& graph, bool inputs);
 // The oneDNN algorithm of add, sub, mul and div.
 std::optional<dnnl::algorithm> binary_algorithm(OpKind kind);
 
 class Fusion {
  public:
-  explicit Fusion(const Graph& graph);
+  // `specials`: may_hold_specials of the graph.
+  Fusion(const Graph& graph, const std::vector<bool>& specials);
   // The anchor operation `index` was fused into, or size_t(-1).
   size_t fused_into(size_t index) const { return fused_into_[index]; }
   // The operations fused into `anchor`, in order.
@@ -40,6 +53,8 @@ class Fusion {
   OperandId chain_output(size_t anchor) const;
   // The anchor's own post-ops (gemm's alpha and c), then those of its chain.
   const std::vector<PostOp>& post_ops(size_t anchor) const { return post_ops_[anchor]; }
+  // Whether an activation was fused anywhere (then the plan must not see a NaN or infinity).
+  bool fused_activation() const { return fused_activation_; }
   // Whether `anchor` can be one oneDNN primitive at all (gemm with beta other than 0 or 1 cannot).
   bool anchor_supported(size_t anchor) const { return supported_[anchor]; }
   // Gives the chain of an anchor that could not become a oneDNN primitive back to its members,
@@ -56,6 +71,7 @@ class Fusion {
   std::vector<std::vector<PostOp>> post_ops_;
   std::vector<bool> supported_;
   std::vector<std::vector<size_t>> readers_;  // by OperandId: the operations reading it, in order
+  bool fused_activation_ = false;
 };
 
 }  // namespace webnn::onednn

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "backends/memory_plan.hpp"
+#include "backends/onednn/eltwise.hpp"
 #include "backends/onednn/plan.hpp"
 
 namespace webnn::onednn {
@@ -237,6 +238,45 @@ class OnednnExecutable final : public Executable {
   std::vector<std::byte*> bound_inputs_, bound_outputs_;
 };
 
+// The plan for inputs without NaN or infinities (activations fused into oneDNN post-ops, which
+// turn NaN into numbers) and, when that plan relies on it, the plan for any inputs: each run scans
+// its float inputs and takes the second, compiled on the first run that needs it, when one holds a
+// NaN or an infinity (docs/onednn.md, "NaN and infinities").
+class GuardedExecutable final : public Executable {
+ public:
+  GuardedExecutable(std::shared_ptr<const Graph> graph, const CompileOptions& options)
+      : graph_(std::move(graph)), options_(options) {
+    std::unique_ptr<Plan> plan = compile_plan(graph_, options_, /*finite_inputs=*/true);
+    scan_ = plan->needs_finite_inputs;
+    fast_ = std::make_unique<OnednnExecutable>(std::move(plan));
+  }
+
+  void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override {
+    if (!scan_ || !any_special(inputs)) return fast_->run(inputs, outputs);
+    if (!any_) any_ = std::make_unique<OnednnExecutable>(compile_plan(graph_, options_, /*finite_inputs=*/false));
+    any_->run(inputs, outputs);
+  }
+
+  std::vector<std::string> placement() const override { return fast_->placement(); }
+
+ private:
+  bool any_special(std::span<const std::byte* const> inputs) const {
+    const Graph& g = *graph_;
+    for (size_t i = 0; i < inputs.size() && i < g.inputs.size(); ++i) {
+      const OperandDescriptor& d = g.desc(g.inputs[i].operand);
+      const size_t count = static_cast<size_t>(*d.byte_length()) / element_size(d.data_type);
+      if (has_nan_or_inf(inputs[i], count, d.data_type)) return true;
+    }
+    return false;
+  }
+
+  std::shared_ptr<const Graph> graph_;
+  CompileOptions options_;
+  bool scan_ = false;
+  std::unique_ptr<OnednnExecutable> fast_;
+  std::unique_ptr<OnednnExecutable> any_;  // for inputs holding NaN or infinities, made when needed
+};
+
 class OnednnBackend final : public Backend {
  public:
   std::string_view name() const override { return "onednn"; }
@@ -244,7 +284,7 @@ class OnednnBackend final : public Backend {
   std::unique_ptr<Executable> compile(std::shared_ptr<const Graph> graph,
                                       const CompileOptions& options) const override {
     if (!graph) throw_error(ErrorKind::kTypeError, "onednn backend: compile() needs a graph");
-    return std::make_unique<OnednnExecutable>(compile_plan(std::move(graph), options));
+    return std::make_unique<GuardedExecutable>(std::move(graph), options);
   }
 };
 

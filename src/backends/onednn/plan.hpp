@@ -83,11 +83,17 @@ struct Plan {
   std::vector<std::byte*> values;
   std::vector<std::string> placement;  // by operation: "onednn" or "reference"
   int num_threads = 1;
+  // Whether the plan gives the reference's results only when no graph input holds a NaN or an
+  // infinity: it has activations fused into oneDNN post-ops, oneDNN max pools or Winograd
+  // convolutions where the inputs can reach them (docs/onednn.md, "NaN and infinities").
+  bool needs_finite_inputs = false;
 };
 
 // Builds the plan; throws NotSupportedError naming an op that neither oneDNN nor the reference
-// kernels can run.
-std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options);
+// kernels can run. `finite_inputs`: the plan may assume that no graph input holds a NaN or an
+// infinity (the executable checks each run's inputs and runs the other plan when one does).
+std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options,
+                                   bool finite_inputs);
 
 // The CPU engine shared by every plan.
 const dnnl::engine& cpu_engine();
