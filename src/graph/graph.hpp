@@ -110,15 +110,16 @@ struct Graph {
   uint64_t constant_bytes() const;
 };
 
-// Calls fn(OperandId) for every operand `op` reads: positional inputs, then operand-valued
-// attributes in declaration order.
-template <class Fn>
-void for_each_input(const Operation& op, Fn&& fn) {
-  for (OperandId id : op.inputs) fn(id);
+// Calls fn(id) for every operand `op` reads: positional inputs, then operand-valued attributes in
+// declaration order. For a mutable `op`, `id` is a reference the function may change (remapping).
+template <class Op, class Fn>
+requires std::is_same_v<std::remove_const_t<Op>, Operation>
+void for_each_input(Op& op, Fn&& fn) {
+  for (auto& id : op.inputs) fn(id);
   std::visit(
-      [&](const auto& attrs) {
+      [&](auto& attrs) {
         using A = std::decay_t<decltype(attrs)>;
-        A::fields(attrs, [&](std::string_view, const auto& field) {
+        A::fields(attrs, [&](std::string_view, auto& field) {
           using F = std::decay_t<decltype(field)>;
           if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {
             if (field) fn(field->id);

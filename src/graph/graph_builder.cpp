@@ -150,19 +150,8 @@ std::shared_ptr<const Graph> GraphBuilder::build(const std::vector<NamedOperand>
   for (size_t i = 0; i < graph_.operations.size(); ++i) {
     if (!keep_op[i]) continue;
     Operation op = graph_.operations[i];
-    for (OperandId& id : op.inputs) id = remap[id];
+    for_each_input(op, [&](OperandId& id) { id = remap[id]; });
     for (OperandId& id : op.outputs) id = remap[id];
-    std::visit(
-        [&](auto& attrs) {
-          using A = std::decay_t<decltype(attrs)>;
-          A::fields(attrs, [&](std::string_view, auto& field) {
-            using F = std::decay_t<decltype(field)>;
-            if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {
-              if (field) field->id = remap[field->id];
-            }
-          });
-        },
-        op.attrs);
     result->operations.push_back(std::move(op));
   }
   for (const NamedOperand& out : outputs) result->outputs.push_back({out.name, remap[out.operand]});

@@ -85,23 +85,6 @@ void round_options_to_float16(Attributes& attrs) {
       attrs);
 }
 
-// Calls fn(OperandId&) for every operand `op` reads, in for_each_input's order.
-template <class Fn>
-void for_each_input_ref(Operation& op, Fn&& fn) {
-  for (OperandId& id : op.inputs) fn(id);
-  std::visit(
-      [&](auto& attrs) {
-        using A = std::decay_t<decltype(attrs)>;
-        A::fields(attrs, [&](std::string_view, auto& field) {
-          using F = std::decay_t<decltype(field)>;
-          if constexpr (std::is_same_v<F, std::optional<OperandRef>>) {
-            if (field) fn(field->id);
-          }
-        });
-      },
-      op.attrs);
-}
-
 // A float16 constant as a float32 constant, converted once, 64-byte aligned so the compiler reads it
 // in place.
 BufferRef widen_constant(const BufferRef& data) {
@@ -232,7 +215,7 @@ Float16Widening widen_float16(std::shared_ptr<const Graph> graph) {
       continue;
     }
     Operation x = op;
-    for_each_input_ref(x, [&](OperandId& id) {
+    for_each_input(x, [&](OperandId& id) {
       if (is_f16(g, id)) id = to_wide(id);
     });
     for (OperandId& id : x.outputs) {
