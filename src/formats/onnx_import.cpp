@@ -126,6 +126,18 @@ struct Decoded {
   BufferRef data;
 };
 
+// A typed field's `count` values as T, little-endian. The value count is checked before anything
+// is allocated: a shape alone must not make the importer allocate gigabytes.
+template <class T, class Field>
+std::vector<std::byte> typed_values(const Field& field, uint64_t count, const std::string& what) {
+  if (uint64_t(field.size()) != count)
+    data_error(what + ": holds " + std::to_string(field.size()) + " values but its shape needs " +
+               std::to_string(count));
+  std::vector<std::byte> out(count * sizeof(T));
+  for (uint64_t i = 0; i < count; ++i) put<T>(out, i, static_cast<T>(field.Get(int(i))));
+  return out;
+}
+
 Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::string& what) {
   Decoded d;
   std::string type_name;
@@ -154,56 +166,36 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
     out.resize(bytes);
     if (bytes) std::memcpy(out.data(), t.raw_data().data(), bytes);  // an empty vector's data() may be null
   } else {
-    auto check = [&](int n) {
-      if (uint64_t(n) != count)
-        data_error(what + ": holds " + std::to_string(n) + " values but its shape needs " + std::to_string(count));
-    };
-    // The value count is checked once, before anything is allocated: a shape alone must not make
-    // the importer allocate gigabytes.
+    // The values of a type are in one repeated field (float16 and the small integers in int32_data,
+    // uint32 in uint64_data), each read as T.
     switch (t.data_type()) {
       case TP::FLOAT:
-        check(t.float_data_size());
-        break;
-      case TP::INT64:
-        check(t.int64_data_size());
-        break;
-      case TP::UINT32:
-      case TP::UINT64:
-        check(t.uint64_data_size());
-        break;
-      default:
-        check(t.int32_data_size());
-        break;
-    }
-    out.resize(bytes);
-    switch (t.data_type()) {
-      case TP::FLOAT:
-        for (uint64_t i = 0; i < count; ++i) put<float>(out, i, t.float_data(int(i)));
+        out = typed_values<float>(t.float_data(), count, what);
         break;
       case TP::FLOAT16:
-        for (uint64_t i = 0; i < count; ++i) put<uint16_t>(out, i, uint16_t(t.int32_data(int(i))));
+        out = typed_values<uint16_t>(t.int32_data(), count, what);
         break;
       case TP::INT32:
-        for (uint64_t i = 0; i < count; ++i) put<int32_t>(out, i, t.int32_data(int(i)));
+        out = typed_values<int32_t>(t.int32_data(), count, what);
         break;
       case TP::INT8:
-        for (uint64_t i = 0; i < count; ++i) put<int8_t>(out, i, int8_t(t.int32_data(int(i))));
+        out = typed_values<int8_t>(t.int32_data(), count, what);
         break;
       case TP::UINT8:
       case TP::BOOL:
-        for (uint64_t i = 0; i < count; ++i) put<uint8_t>(out, i, uint8_t(t.int32_data(int(i))));
+        out = typed_values<uint8_t>(t.int32_data(), count, what);
         break;
       case TP::INT64:
-        for (uint64_t i = 0; i < count; ++i) put<int64_t>(out, i, t.int64_data(int(i)));
+        out = typed_values<int64_t>(t.int64_data(), count, what);
         break;
       case TP::UINT32:
-        for (uint64_t i = 0; i < count; ++i) put<uint32_t>(out, i, uint32_t(t.uint64_data(int(i))));
+        out = typed_values<uint32_t>(t.uint64_data(), count, what);
         break;
       case TP::UINT64:
-        for (uint64_t i = 0; i < count; ++i) put<uint64_t>(out, i, t.uint64_data(int(i)));
+        out = typed_values<uint64_t>(t.uint64_data(), count, what);
         break;
-      default:
-        break;
+      default:  // webnn_type() refused every other type above
+        not_supported(what + ": WebNN has no " + type_name + " data type");
     }
   }
   if (d.is_bool)

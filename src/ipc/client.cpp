@@ -36,15 +36,10 @@ int connect_unix(const std::string& remote) {
   if (remote.compare(0, prefix.size(), prefix) != 0)
     throw_error(ErrorKind::kTypeError, "createContext: remote " + quote(remote) + " is not unix:PATH");
   const std::string path = remote.substr(prefix.size());
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.empty() || path.size() >= sizeof(addr.sun_path))
-    throw_error(ErrorKind::kTypeError, "createContext: the socket path of " + quote(remote) + " must hold 1 to " +
-                                           std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const sockaddr_un addr = unix_address(path, "createContext: remote " + quote(remote));
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw_error(ErrorKind::kUnknownError, std::string("createContext: socket: ") + std::strerror(errno));
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0) {
     const int err = errno;
     ::close(fd);
     throw_error(ErrorKind::kUnknownError,
@@ -174,28 +169,26 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       } catch (const Error&) {  // no region to be had: the bytes come inline
       }
     }
-    try {
-      send([id = tensor.remote_id, destination, done, failed](wire::Context::Client& c) {
-        auto request = c.readTensorRequest();
-        request.setTensor(id);
-        if (destination) request.setDestination(kj::heap<RegionServer>(*destination));
-        return request.send().then(
-            [destination, done, failed](capnp::Response<wire::Context::ReadTensorResults>&& r) {
-              if (r.hasFailure())
-                return failed(static_cast<ErrorKind>(r.getFailure().getKind()), std_text(r.getFailure().getMessage()));
-              if (destination) return done(destination->bytes());
-              auto bytes = r.getBytes();
-              done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
-            },
-            [failed](kj::Exception&& e) {
-              failed(ErrorKind::kInvalidStateError,
-                     std::string("readTensor: the connection to the WebNN service is lost (") +
-                         e.getDescription().cStr() + ")");
-            });
-      });
-    } catch (const Error& e) {
-      failed(e.kind(), e.message());
-    }
+    send([id = tensor.remote_id, destination, done, failed](wire::Context::Client& c) {
+      auto request = c.readTensorRequest();
+      request.setTensor(id);
+      if (destination) request.setDestination(kj::heap<RegionServer>(*destination));
+      return request.send().then(
+          [destination, done, failed](capnp::Response<wire::Context::ReadTensorResults>&& r) {
+            if (r.hasFailure()) {
+              const Error e = error_of(r.getFailure());
+              return failed(e.kind(), e.message());
+            }
+            if (destination) return done(destination->bytes());
+            auto bytes = r.getBytes();
+            done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
+          },
+          [failed](kj::Exception&& e) {
+            failed(ErrorKind::kInvalidStateError,
+                   std::string("readTensor: the connection to the WebNN service is lost (") +
+                       e.getDescription().cStr() + ")");
+          });
+    });
   }
 
   void destroy_tensor(const detail::TensorImpl& tensor) override {

@@ -398,12 +398,7 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.options = std::move(options);
   const std::string& path = s.options.socket_path;
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  if (path.empty() || path.size() >= sizeof(addr.sun_path))
-    throw_error(ErrorKind::kTypeError,
-                "webnn serve: the socket path must hold 1 to " + std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  const sockaddr_un addr = unix_address(path, "webnn serve");
   if (::pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) != 0) service_error("pipe");
   s.listen_fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (s.listen_fd < 0) service_error("socket");
@@ -413,29 +408,23 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
     if (!S_ISSOCK(st.st_mode))
       throw_error(ErrorKind::kTypeError, "webnn serve: " + quote(path) + " exists and is not a socket");
     const int probe = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const bool live = ::connect(probe, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0;
+    const bool live = ::connect(probe, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) == 0;
     ::close(probe);
     if (live) throw_error(ErrorKind::kInvalidStateError, "webnn serve: a service already listens on " + quote(path));
     ::unlink(path.c_str());
   }
   // Created 0600 from the start: no moment where another user could connect.
   const mode_t old = ::umask(0177);
-  const int bound = ::bind(s.listen_fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
+  const int bound = ::bind(s.listen_fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
   ::umask(old);
   if (bound != 0) service_error("cannot bind " + quote(path));
   if (::listen(s.listen_fd, 64) != 0) service_error("listen");
 }
 
 Service::~Service() {
-  stop();
+  // run() has ended every connection and closed the socket when it returned; what is left is a
+  // service that never ran.
   State& s = *state_;
-  {
-    std::lock_guard lock(s.mutex);
-    for (auto& c : s.connections)
-      if (c->fd >= 0) ::shutdown(c->fd, SHUT_RDWR);
-  }
-  for (auto& c : s.connections)
-    if (c->thread.joinable()) c->thread.join();
   if (s.listen_fd >= 0) {
     ::close(s.listen_fd);
     ::unlink(s.options.socket_path.c_str());

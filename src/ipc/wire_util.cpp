@@ -1,9 +1,22 @@
 #include "ipc/wire_util.hpp"
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
+#include <cstring>
+
 namespace webnn::ipc {
+
+sockaddr_un unix_address(const std::string& path, const std::string& what) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.empty() || path.size() >= sizeof(addr.sun_path))
+    throw_error(ErrorKind::kTypeError,
+                what + ": the socket path must hold 1 to " + std::to_string(sizeof(addr.sun_path) - 1) + " bytes");
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  return addr;
+}
 
 void set_failure(wire::Failure::Builder out, const Error& error) {
   out.setKind(static_cast<uint8_t>(error.kind()));

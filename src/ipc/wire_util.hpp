@@ -2,6 +2,7 @@
 #pragma once
 
 #include <capnp/capability.h>
+#include <sys/un.h>
 
 #include <optional>
 #include <span>
@@ -13,6 +14,10 @@
 #include "webnn/types.hpp"
 
 namespace webnn::ipc {
+
+// The address of the Unix socket at `path`; TypeError (prefixed by `what`) when the path is empty
+// or too long for sockaddr_un.
+sockaddr_un unix_address(const std::string& path, const std::string& what);
 
 inline capnp::Text::Reader wire_text(const std::string& s) { return {s.c_str(), s.size()}; }
 inline std::string std_text(capnp::Text::Reader t) { return {t.cStr(), t.size()}; }

@@ -22,6 +22,7 @@
 #include "formats/onnx_export.hpp"
 #include "ipc/graph_codec.hpp"
 #include "ipc/service.hpp"
+#include "ipc/wire_util.hpp"
 
 namespace {
 
@@ -38,21 +39,17 @@ std::string_view text_of(std::span<const std::byte> bytes) {
 
 int listen_unix(const std::string& path) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+  const sockaddr_un addr = webnn::ipc::unix_address(path, "webnn_fuzz_seeds");
   ::unlink(path.c_str());
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0 || ::listen(fd, 1) != 0)
+  if (::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0 || ::listen(fd, 1) != 0)
     throw webnn::Error(webnn::ErrorKind::kUnknownError, "cannot listen on " + path);
   return fd;
 }
 
 int connect_unix(const std::string& path) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_un addr{};
-  addr.sun_family = AF_UNIX;
-  std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0)
+  const sockaddr_un addr = webnn::ipc::unix_address(path, "webnn_fuzz_seeds");
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)) != 0)
     throw webnn::Error(webnn::ErrorKind::kUnknownError, "cannot connect to " + path);
   return fd;
 }

@@ -17,6 +17,7 @@
 
 #include "ipc/service.hpp"
 #include "ipc/webnn.capnp.h"
+#include "ipc/wire_util.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::ipc {
@@ -225,10 +226,8 @@ struct RawClient {
 
   explicit RawClient(const std::string& path) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strcpy(addr.sun_path, path.c_str());
-    EXPECT_EQ(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    const sockaddr_un addr = unix_address(path, "test");
+    EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
     stream = io.lowLevelProvider->wrapUnixSocketFd(fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
     network = kj::heap<capnp::TwoPartyVatNetwork>(*stream, 0, capnp::rpc::twoparty::Side::CLIENT);
     rpc = kj::heap<capnp::RpcSystem<capnp::rpc::twoparty::VatId>>(capnp::makeRpcClient(*network));
@@ -328,10 +327,8 @@ TEST(IpcService, TheSocketIsPrivateAndOnlyAStaleOneIsReplaced) {
   const std::string stale = socket_path();
   {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un addr{};
-    addr.sun_family = AF_UNIX;
-    std::strcpy(addr.sun_path, stale.c_str());
-    ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    const sockaddr_un addr = unix_address(stale, "test");
+    ASSERT_EQ(::bind(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
     ::close(fd);
   }
   {

@@ -14,6 +14,7 @@
 #include "backends/backend.hpp"
 #include "core/dispatch.hpp"
 #include "graph/graph_builder.hpp"
+#include "onednn_test_util.hpp"
 
 // Records the largest operator new while `g_counting` is set (the allocation test of a run).
 namespace {
@@ -139,15 +140,6 @@ class OnednnTest : public ::testing::Test {
   std::vector<std::string> placement_;
   uint32_t seed_ = 0;
 };
-
-Conv2dAttrs conv(std::vector<uint32_t> padding = {1, 1, 1, 1}, std::vector<uint32_t> strides = {1, 1},
-                 uint32_t groups = 1) {
-  Conv2dAttrs a;
-  a.padding = std::move(padding);
-  a.strides = std::move(strides);
-  a.groups = groups;
-  return a;
-}
 
 ClampAttrs relu6() { return ClampAttrs{0.0, 6.0}; }
 
