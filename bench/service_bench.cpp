@@ -101,9 +101,16 @@ int main(int argc, char** argv) {
     if (std::strcmp(argv[i], "--model") == 0) model = argv[i + 1];
   }
   const std::string socket = "/tmp/webnn_service_bench_" + std::to_string(::getpid()) + ".sock";
-  // The service in a process of its own, forked before this one starts any thread.
+  // The service in a process of its own, forked before this one starts any thread, as deployed:
+  // a sandboxed worker process per connection.
   const pid_t child = ::fork();
-  if (child == 0) _exit(ipc::serve_until_signal({socket, "", [](const std::string&) {}}));
+  if (child == 0) {
+    ipc::ServiceOptions options;
+    options.socket_path = socket;
+    options.log = [](const std::string&) {};
+    options.workers = true;
+    _exit(ipc::serve_until_signal(options));
+  }
   struct stat st {};
   for (int i = 0; i < 200 && ::stat(socket.c_str(), &st) != 0; ++i) ::usleep(20000);
   int status = 0;

@@ -7,6 +7,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libfp16-dev libcli11-dev libfmt-dev libdnnl-dev libsleef-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  libseccomp-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   python3 python3-numpy
   libonnx-dev libprotobuf-dev libonnx-testdata capnproto libcapnp-dev graphviz python3-torch python3-torchvision

@@ -13,8 +13,16 @@ namespace {
 class PyService {
  public:
   PyService(const std::string& socket, const std::string& token)
-      : service_(ipc::ServiceOptions{socket, token, [](const std::string&) {}}), thread_([this] { service_.run(); }) {}
+      : service_(options(socket, token)), thread_([this] { service_.run(); }) {}
   ~PyService() { stop(); }
+  // A thread per connection (Python's process has other threads: no worker processes), quiet.
+  static ipc::ServiceOptions options(const std::string& socket, const std::string& token) {
+    ipc::ServiceOptions o;
+    o.socket_path = socket;
+    o.token = token;
+    o.log = [](const std::string&) {};
+    return o;
+  }
   void stop() {
     if (!thread_.joinable()) return;
     service_.stop();

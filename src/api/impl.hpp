@@ -30,6 +30,13 @@ struct TensorImpl {
   // A remote context's tensor: its id in the service's context (set by its creation step).
   uint32_t remote_id = 0;
 
+  TensorImpl() = default;
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  // A remote tensor whose last handle goes is destroyed in the service too, as a local one's
+  // bytes are freed (after every step that used it: those steps held it).
+  ~TensorImpl();
+
   OperandDescriptor operand_desc() const { return {desc.data_type, desc.shape}; }
 };
 

@@ -125,6 +125,12 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       } catch (const Error& e) {
         failure = e;
       }
+      // A message the service cannot read would end the connection: refused here instead.
+      const uint64_t bytes = request.totalSize().wordCount * 8;
+      if (!failure && bytes > max_message_bytes_)
+        failure = Error(ErrorKind::kOperationError, "build: the graph's message is " + std::to_string(bytes) +
+                                                        " bytes, over the service's limit of " +
+                                                        std::to_string(max_message_bytes_) + " (--max-message-bytes)");
       if (failure) return kj::Promise<Reply>(Reply{{}, failure});
       return request.send().then([](capnp::Response<wire::Context::BuildResults>&& r) {
         Reply out;
@@ -417,7 +423,9 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       connect.setOpTableHash(wire::OP_TABLE_HASH);
       connect.setToken({reinterpret_cast<const capnp::byte*>(options.token.data()), options.token.size()});
       // Waited for (not pipelined) so that a refusal is what the caller hears, not a closed pipe.
-      auto ml = connect.send().wait(io.waitScope).getMl();
+      auto connected = connect.send().wait(io.waitScope);
+      max_message_bytes_ = connected.getMaxMessageBytes();
+      auto ml = connected.getMl();
       auto create = ml.createContextRequest();
       auto o = create.initOptions();
       o.setBackend(wire_text(options.backend));
@@ -463,7 +471,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       const std::string why = e.getDescription().cStr();
       if (!started)
         ready.set_exception(std::make_exception_ptr(
-            Error(ErrorKind::kUnknownError, "createContext: the WebNN service refused the connection: " + why)));
+            Error(ErrorKind::kNotSupportedError, "createContext: the WebNN service refused the connection: " + why)));
       else
         lose("the connection to the WebNN service failed: " + why);
     } catch (const Error& e) {
@@ -500,7 +508,8 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   std::string backend_;
   bool accelerated_ = false;
   int threads_ = 0;
-  uint32_t next_tensor_ = 1;  // the timeline's thread only
+  uint64_t max_message_bytes_ = 0;  // the service's, from connect()
+  uint32_t next_tensor_ = 1;        // the timeline's thread only
   mutable std::atomic<uint32_t> next_graph_{1};
   std::mutex lost_mutex_;
   std::function<void(const std::string&)> lost_handler_;

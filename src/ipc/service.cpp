@@ -4,25 +4,33 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <kj/async-io.h>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <iostream>
 #include <list>
 #include <map>
 #include <mutex>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "api/impl.hpp"
 #include "graph/graph_builder.hpp"
 #include "ipc/graph_codec.hpp"
+#include "ipc/sandbox.hpp"
 #include "ipc/wire_util.hpp"
+#include "runtime/context_impl.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::ipc {
@@ -32,12 +40,28 @@ namespace {
 // A descriptor per message is what the protocol uses (one region); a few more cost nothing.
 constexpr unsigned kMaxFdsPerMessage = 4;
 
+// The exit status of a worker whose step ran past the dispatch time limit.
+constexpr int kExitTimedOut = 70;
+
+using Clock = std::chrono::steady_clock;
+
 struct Connection {
   uint64_t number = 0;
   int fd = -1;  // guarded by State::mutex; -1 once closed
   std::thread thread;
   std::atomic<bool> finished{false};
   kj::TaskSet* tasks = nullptr;  // the connection's thread only, while its event loop runs
+  // Set when the connection is accepted over the service's client limit: connect() fails with it.
+  std::string refusal;
+  std::atomic<bool> connected{false};
+  // The client's quotas (ServiceLimits), the connection's thread only.
+  uint64_t bytes = 0;
+  uint64_t objects = 0;
+  // For the watchdog: since when the connection's thread has been compiling (0: it is not), and
+  // the client's contexts, whose timelines say how long their running step has run.
+  std::atomic<Clock::rep> building_since{0};
+  std::mutex contexts_mutex;
+  std::set<std::shared_ptr<detail::ContextImpl>> contexts;
 };
 
 class LogTaskErrors final : public kj::TaskSet::ErrorHandler {
@@ -55,6 +79,14 @@ struct Service::State {
   std::list<std::shared_ptr<Connection>> connections;  // guarded by mutex
   std::atomic<size_t> live{0};
   std::atomic<size_t> served{0};
+  // Worker processes (options.workers), the run() thread only: pid -> (connection number, pidfd,
+  // whether it serves a refusal).
+  struct Worker {
+    uint64_t number;
+    int pidfd;
+    bool refusing;
+  };
+  std::map<pid_t, Worker> workers;
 
   void log(const std::string& line) const {
     if (options.log)
@@ -72,6 +104,12 @@ struct Service::State {
 namespace {
 
 using State = Service::State;
+
+std::string seconds(double s) {
+  std::ostringstream out;
+  out << s << " s";
+  return out.str();
+}
 
 // An exception whose description is `message` alone (what the client shows).
 kj::Exception failed(const std::string& message) {
@@ -100,24 +138,83 @@ void checked(State& state, Connection& conn, const char* method, Fn&& fn) {
   }
 }
 
+// The client's quotas (ServiceLimits): reserve() before allocating, release() when freed.
+class Quota {
+ public:
+  Quota(const ServiceLimits& limits, Connection& conn) : limits_(limits), conn_(conn) {}
+
+  // One more object of `bytes` for the client, or an error of `kind` (the spec's for the failed
+  // allocation of what `what` creates) naming the limit it would pass.
+  void reserve(uint64_t bytes, const std::string& what, ErrorKind kind) {
+    if (conn_.objects >= limits_.max_objects)
+      throw_error(kind, what + ": the client holds " + std::to_string(conn_.objects) +
+                            " objects, the service's limit (--max-objects " + std::to_string(limits_.max_objects) +
+                            ")");
+    if (bytes > limits_.max_bytes - conn_.bytes)
+      throw_error(kind, what + ": " + std::to_string(bytes) + " more bytes would pass the client's limit of " +
+                            std::to_string(limits_.max_bytes) +
+                            " bytes of tensors, constants and graphs (--max-bytes; " + std::to_string(conn_.bytes) +
+                            " held)");
+    ++conn_.objects;
+    conn_.bytes += bytes;
+  }
+  void release(uint64_t bytes) {
+    --conn_.objects;
+    conn_.bytes -= bytes;
+  }
+
+ private:
+  const ServiceLimits& limits_;
+  Connection& conn_;
+};
+
 class ContextServer final : public wire::Context::Server {
  public:
+  // `context` has been counted against the client's quota (one object).
   ContextServer(State& state, std::shared_ptr<Connection> conn, MLContext context)
-      : state_(state), conn_(std::move(conn)), context_(std::move(context)) {
+      : state_(state), conn_(std::move(conn)), quota_(state.options.limits, *conn_), context_(std::move(context)) {
     ++state_.live;
+    std::lock_guard lock(conn_->contexts_mutex);
+    conn_->contexts.insert(context_.impl());
   }
   ~ContextServer() noexcept(false) {
     context_.destroy();
+    {
+      std::lock_guard lock(conn_->contexts_mutex);
+      conn_->contexts.erase(context_.impl());
+    }
     state_.live -= 1 + tensors_.size() + graphs_.size();
+    for (const auto& [id, t] : tensors_) quota_.release(t.bytes);
+    for (const auto& [id, g] : graphs_) quota_.release(g.bytes);
+    quota_.release(0);
   }
 
   kj::Promise<void> createTensor(CreateTensorContext call) override {
     auto p = call.getParams();
     checked(state_, *conn_, "createTensor", [&] {
       const uint32_t id = p.getTensor();
-      if (tensors_.count(id)) throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " exists already");
+      if (tensors_.count(id) || failed_.count(id))
+        throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " exists already");
       const OperandDescriptor d = read_descriptor(p.getDescriptor(), "tensor " + std::to_string(id));
-      tensors_.emplace(id, context_.create_tensor({d.data_type, d.shape, p.getReadable(), p.getWritable()}));
+      GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(d, "createTensor");
+      const uint64_t n = *d.byte_length();
+      // Over a quota the tensor exists without storage, as one whose allocation failed: its
+      // reads report why (the client does not wait for createTensor's reply).
+      try {
+        quota_.reserve(n, "createTensor", ErrorKind::kUnknownError);
+      } catch (const Error& e) {
+        if (failed_.size() >= state_.options.limits.max_objects)
+          throw_error(ErrorKind::kDataError, "more failed tensors than the object limit");
+        failed_.emplace(id, e);
+        return;
+      }
+      try {
+        tensors_.emplace(
+            id, Held<MLTensor>{context_.create_tensor({d.data_type, d.shape, p.getReadable(), p.getWritable()}), n});
+      } catch (...) {
+        quota_.release(n);
+        throw;
+      }
       ++state_.live;
     });
     return kj::READY_NOW;
@@ -126,10 +223,13 @@ class ContextServer final : public wire::Context::Server {
   kj::Promise<void> writeTensor(WriteTensorContext call) override {
     auto p = call.getParams();
     checked(state_, *conn_, "writeTensor", [&] {
-      MLTensor& t = tensor(p.getTensor());
+      const uint32_t id = p.getTensor();
+      if (failed_.count(id)) return;  // it has no storage to write to
+      MLTensor& t = tensor(id);
       SharedUnpacker shared(p.hasShared(), p.getShared(), "writeTensor");
       BufferRef bytes = shared.read(p.getBytes(), "writeTensor");
       context_.write_tensor(t, bytes.span());
+      poisoned_.erase(id);
     });
     return kj::READY_NOW;
   }
@@ -137,15 +237,22 @@ class ContextServer final : public wire::Context::Server {
   kj::Promise<void> readTensor(ReadTensorContext call) override {
     auto p = call.getParams();
     MLTensor* t = nullptr;
+    const Error* failure = nullptr;
     std::optional<SharedRegion> destination;
     checked(state_, *conn_, "readTensor", [&] {
-      t = &tensor(p.getTensor());
+      const uint32_t id = p.getTensor();
+      if ((failure = failure_of(id))) return;
+      t = &tensor(id);
       if (p.hasDestination()) {
         const uint64_t n = t->impl()->operand_desc().byte_length().value_or(0);
         destination = SharedRegion::map_received(region_fd(p.getDestination(), "readTensor"), n,
                                                  SharedRegion::Access::kWritable, "readTensor destination");
       }
     });
+    if (failure) {
+      set_failure(call.getResults().initFailure(), *failure);
+      return kj::READY_NOW;
+    }
     // The read waits for the steps before it, as the client's own read would.
     try {
       if (destination) {
@@ -163,8 +270,12 @@ class ContextServer final : public wire::Context::Server {
   kj::Promise<void> destroyTensor(DestroyTensorContext call) override {
     checked(state_, *conn_, "destroyTensor", [&] {
       const uint32_t id = call.getParams().getTensor();
-      tensor(id).destroy();
+      if (failed_.erase(id)) return;
+      MLTensor& t = tensor(id);
+      t.destroy();
+      quota_.release(tensors_.at(id).bytes);
       tensors_.erase(id);
+      poisoned_.erase(id);
       --state_.live;
     });
     return kj::READY_NOW;
@@ -173,25 +284,55 @@ class ContextServer final : public wire::Context::Server {
   kj::Promise<void> build(BuildContext call) override {
     auto p = call.getParams();
     const uint32_t id = p.getGraph();
+    const ServiceLimits& limits = state_.options.limits;
     std::shared_ptr<const Graph> ir;
+    uint64_t bytes = 0;
+    std::optional<Error> failure;
     checked(state_, *conn_, "build", [&] {
       if (graphs_.count(id)) throw_error(ErrorKind::kDataError, "graph " + std::to_string(id) + " exists already");
       auto description = p.getDescription();
+      // Counted before anything is decoded: a graph over the limits is refused, not read.
+      auto over = [&](const char* what, uint64_t count, uint64_t limit, const char* flag) {
+        if (count <= limit) return false;
+        failure = Error(ErrorKind::kOperationError, "build: the graph has " + std::to_string(count) + " " + what +
+                                                        ", over the service's limit of " + std::to_string(limit) +
+                                                        " (" + flag + ")");
+        return true;
+      };
+      if (over("operations", description.getOperations().size(), limits.max_graph_operations,
+               "--max-graph-operations") ||
+          over("operands", description.getOperands().size(), limits.max_graph_operands, "--max-graph-operands"))
+        return;
       SharedUnpacker shared(description.hasShared(), description.getShared(), "build");
       ir = decode_graph(description, kDefaultMaxTensorByteLength,
                         [&](wire::Bytes::Reader b, const std::string& where) { return shared.read(b, where); });
+      // What a compiled graph may hold: its constants, intermediates and outputs.
+      for (const Operand& operand : ir->operands)
+        if (operand.kind != OperandKind::kInput) bytes += operand.desc.byte_length().value_or(0);
+      try {
+        quota_.reserve(bytes, "build", ErrorKind::kOperationError);
+      } catch (const Error& e) {
+        failure = e;
+      }
     });
+    if (failure) {
+      set_failure(call.getResults().initFailure(), *failure);
+      return kj::READY_NOW;
+    }
     // A graph that passed validation and still does not compile is the API's error, as locally.
+    conn_->building_since = std::max<Clock::rep>(1, Clock::now().time_since_epoch().count());
     try {
       MLGraph graph = context_.build_graph(ir);
       const std::vector<std::string> placement = graph.placement();
       auto list = call.getResults().initPlacement(static_cast<unsigned>(placement.size()));
       for (unsigned i = 0; i < list.size(); ++i) list.set(i, wire_text(placement[i]));
-      graphs_.emplace(id, std::move(graph));
+      graphs_.emplace(id, Held<MLGraph>{std::move(graph), bytes});
       ++state_.live;
     } catch (const Error& e) {
+      quota_.release(bytes);
       set_failure(call.getResults().initFailure(), e);
     }
+    conn_->building_since = 0;
     return kj::READY_NOW;
   }
 
@@ -199,10 +340,27 @@ class ContextServer final : public wire::Context::Server {
     auto p = call.getParams();
     checked(state_, *conn_, "dispatch", [&] {
       MLGraph& g = graph(p.getGraph());
+      // An input or output without valid data (a failed creation, or an earlier failed dispatch)
+      // fails the dispatch: its outputs report why, as the local timeline does.
+      std::optional<Error> failure;
+      for (auto in : p.getInputs())
+        if (const Error* f = failure_of(in.getTensor()))
+          failure = Error(f->kind(), "dispatch: input " + quote(std_text(in.getName())) + " holds no valid data (" +
+                                         f->message() + ")");
+      for (auto out : p.getOutputs())
+        if (const Error* f = failed(out.getTensor()))
+          failure = Error(f->kind(), "dispatch: output " + quote(std_text(out.getName())) + " has no storage (" +
+                                         f->message() + ")");
       MLNamedTensors inputs, outputs;
+      if (failure) {
+        for (auto out : p.getOutputs())
+          if (tensors_.count(out.getTensor())) poisoned_.insert_or_assign(out.getTensor(), *failure);
+        return;
+      }
       for (auto in : p.getInputs()) inputs[std_text(in.getName())] = tensor(in.getTensor());
       for (auto out : p.getOutputs()) outputs[std_text(out.getName())] = tensor(out.getTensor());
       context_.dispatch(g, inputs, outputs);
+      for (auto out : p.getOutputs()) poisoned_.erase(out.getTensor());
     });
     return kj::READY_NOW;
   }
@@ -211,6 +369,7 @@ class ContextServer final : public wire::Context::Server {
     checked(state_, *conn_, "destroyGraph", [&] {
       const uint32_t id = call.getParams().getGraph();
       graph(id).destroy();
+      quota_.release(graphs_.at(id).bytes);
       graphs_.erase(id);
       --state_.live;
     });
@@ -284,19 +443,39 @@ class ContextServer final : public wire::Context::Server {
   MLTensor& tensor(uint32_t id) {
     auto it = tensors_.find(id);
     if (it == tensors_.end()) throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " does not exist");
-    return it->second;
+    return it->second.object;
   }
   MLGraph& graph(uint32_t id) {
     auto it = graphs_.find(id);
     if (it == graphs_.end()) throw_error(ErrorKind::kDataError, "graph " + std::to_string(id) + " does not exist");
-    return it->second;
+    return it->second.object;
   }
+  // Why tensor `id` has no storage (its creation failed), or null.
+  const Error* failed(uint32_t id) const {
+    auto it = failed_.find(id);
+    return it == failed_.end() ? nullptr : &it->second;
+  }
+  // Why tensor `id` holds no valid data (no storage, or a dispatch that could not run), or null.
+  const Error* failure_of(uint32_t id) const {
+    if (const Error* f = failed(id)) return f;
+    auto it = poisoned_.find(id);
+    return it == poisoned_.end() ? nullptr : &it->second;
+  }
+
+  template <class T>
+  struct Held {
+    T object;
+    uint64_t bytes;  // counted against the client's quota
+  };
 
   State& state_;
   std::shared_ptr<Connection> conn_;
+  Quota quota_;
   MLContext context_;
-  std::map<uint32_t, MLTensor> tensors_;
-  std::map<uint32_t, MLGraph> graphs_;
+  std::map<uint32_t, Held<MLTensor>> tensors_;
+  std::map<uint32_t, Held<MLGraph>> graphs_;
+  std::map<uint32_t, Error> failed_;    // created over a quota: no storage (at most max_objects)
+  std::map<uint32_t, Error> poisoned_;  // live, but a dispatch writing them could not run
 };
 
 class MLServer final : public wire::ML::Server {
@@ -312,6 +491,16 @@ class MLServer final : public wire::ML::Server {
     options.power_preference = o.getPowerPreference() <= static_cast<uint8_t>(PowerPreference::kLowPower)
                                    ? static_cast<PowerPreference>(o.getPowerPreference())
                                    : PowerPreference::kDefault;
+    // Workers share the cores: no context of theirs uses more threads than the limit.
+    const int cap = state_.options.limits.worker_threads;
+    if (state_.options.workers && cap > 0 && (options.num_threads <= 0 || options.num_threads > cap))
+      options.num_threads = cap;
+    try {
+      Quota(state_.options.limits, *conn_).reserve(0, "createContext", ErrorKind::kNotSupportedError);
+    } catch (const Error& e) {
+      set_failure(call.getResults().initFailure(), e);
+      return kj::READY_NOW;
+    }
     try {
       MLContext context = ML::create_context(options);
       auto info = call.getResults().initInfo();
@@ -320,6 +509,7 @@ class MLServer final : public wire::ML::Server {
       info.setNumThreads(context.num_threads());
       call.getResults().setContext(kj::heap<ContextServer>(state_, conn_, std::move(context)));
     } catch (const Error& e) {
+      Quota(state_.options.limits, *conn_).release(0);
       set_failure(call.getResults().initFailure(), e);
     }
     return kj::READY_NOW;
@@ -355,7 +545,10 @@ class ServiceServer final : public wire::Service::Server {
       refuse("the client was built from another op table (its schema hash differs)");
     if (!state_.options.token.empty() && !same_token(state_.options.token, p.getToken()))
       refuse("the token was refused");
+    if (!conn_->refusal.empty()) refuse(conn_->refusal);
+    conn_->connected = true;
     call.getResults().setMl(kj::heap<MLServer>(state_, conn_));
+    call.getResults().setMaxMessageBytes(state_.options.limits.max_message_bytes);
     return kj::READY_NOW;
   }
 
@@ -366,14 +559,26 @@ class ServiceServer final : public wire::Service::Server {
 
 void serve_connection(State& state, std::shared_ptr<Connection> conn) {
   state.log("connection " + std::to_string(conn->number) + ": accepted");
-  std::string ending = "closed by the client";
+  std::string ending = "closed";
   try {
     auto io = kj::setupAsyncIo();
     auto stream = io.lowLevelProvider->wrapUnixSocketFd(conn->fd);
-    capnp::TwoPartyVatNetwork network(*stream, kMaxFdsPerMessage, capnp::rpc::twoparty::Side::SERVER);
+    capnp::ReaderOptions reader;
+    reader.traversalLimitInWords = std::max<uint64_t>(state.options.limits.max_message_bytes / 8, 1024);
+    capnp::TwoPartyVatNetwork network(*stream, kMaxFdsPerMessage, capnp::rpc::twoparty::Side::SERVER, reader);
     LogTaskErrors errors;
     kj::TaskSet tasks(errors);
     conn->tasks = &tasks;
+    // A connection that does not connect() in time ends (it holds a worker and a client slot).
+    if (const double limit = state.options.limits.handshake_timeout_s; limit > 0)
+      tasks.add(io.provider->getTimer()
+                    .afterDelay(static_cast<int64_t>(limit * 1000) * kj::MILLISECONDS)
+                    .then([&state, conn] {
+                      if (conn->connected) return;
+                      state.log("connection " + std::to_string(conn->number) + ": no connect() within " +
+                                seconds(state.options.limits.handshake_timeout_s) + " (--handshake-timeout)");
+                      state.shut(*conn);
+                    }));
     auto rpc = capnp::makeRpcServer(network, kj::heap<ServiceServer>(state, conn));
     network.onDisconnect().wait(io.waitScope);
   } catch (const kj::Exception& e) {
@@ -392,11 +597,169 @@ void serve_connection(State& state, std::shared_ptr<Connection> conn) {
   throw_error(ErrorKind::kUnknownError, "webnn serve: " + message + ": " + std::strerror(errno));
 }
 
+// ---- Worker processes (ServiceOptions::workers) ----
+
+int g_worker_fd = -1;  // the worker's connection, for its SIGTERM handler
+
+extern "C" void on_worker_stop(int) {
+  // The event loop sees the end of the stream after the call it is running: in-flight work ends.
+  if (g_worker_fd >= 0) ::shutdown(g_worker_fd, SHUT_RDWR);
+}
+
+// In the worker: ends the process when a step or a build runs past the dispatch time limit. The
+// client hears its connection close and its contexts are lost.
+void watch_steps(State& state, std::shared_ptr<Connection> conn) {
+  const auto limit = std::chrono::duration_cast<Clock::duration>(
+      std::chrono::duration<double>(state.options.limits.dispatch_timeout_s));
+  for (;;) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    Clock::duration longest{};
+    if (const auto since = conn->building_since.load())
+      longest = Clock::now() - Clock::time_point(Clock::duration(since));
+    {
+      std::lock_guard lock(conn->contexts_mutex);
+      for (const auto& context : conn->contexts) longest = std::max(longest, context->step_running_for());
+    }
+    if (longest > limit) {
+      state.log("connection " + std::to_string(conn->number) + ": a step ran past the dispatch time limit of " +
+                seconds(state.options.limits.dispatch_timeout_s) + " (--dispatch-timeout); its worker ends");
+      ::_exit(kExitTimedOut);
+    }
+  }
+}
+
+// The child of fork() for one connection: drops what it does not need, then serves. Never returns.
+[[noreturn]] void worker_main(State& state, std::shared_ptr<Connection> conn, pid_t service) {
+  try {
+    // Ends with the service; a service that is gone already means nobody to serve for.
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != service) ::_exit(0);
+    struct sigaction sa {};
+    sa.sa_handler = on_worker_stop;
+    sigemptyset(&sa.sa_mask);
+    g_worker_fd = conn->fd;
+    ::sigaction(SIGINT, &sa, nullptr);
+    ::sigaction(SIGTERM, &sa, nullptr);
+    ::signal(SIGPIPE, SIG_IGN);
+    // Only the connection and the standard streams stay open.
+    for (int fd = 3; fd < conn->fd; ++fd) ::close(fd);
+    ::syscall(SYS_close_range, conn->fd + 1, ~0U, 0);
+    const ServiceLimits& limits = state.options.limits;
+    enter_sandbox(
+        {limits.worker_address_space ? limits.worker_address_space : limits.max_bytes * 2 + (uint64_t{4} << 30), 256});
+    if (limits.dispatch_timeout_s > 0) std::thread(watch_steps, std::ref(state), conn).detach();
+    serve_connection(state, conn);
+  } catch (const std::exception& e) {
+    state.log("connection " + std::to_string(conn->number) + ": worker failed: " + e.what());
+    ::_exit(1);
+  }
+  ::_exit(0);
+}
+
+// A worker's end, as the service's log says it.
+std::string worker_ending(int status) {
+  if (WIFEXITED(status)) {
+    if (WEXITSTATUS(status) == 0) return "ended";
+    if (WEXITSTATUS(status) == kExitTimedOut) return "ended: past the dispatch time limit";
+    return "failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return std::string("died of signal ") + std::to_string(sig) + " (" + strsignal(sig) +
+           (sig == SIGSYS ? ": a forbidden system call" : "") + "); its client's contexts are lost";
+  }
+  return "ended";
+}
+
+// Clients being served, and connections being refused, now.
+std::pair<unsigned, unsigned> count_clients(State& s) {
+  unsigned clients = 0, refusing = 0;
+  if (s.options.workers) {
+    for (const auto& [pid, worker] : s.workers) ++(worker.refusing ? refusing : clients);
+    return {clients, refusing};
+  }
+  std::lock_guard lock(s.mutex);
+  for (const auto& c : s.connections)
+    if (!c->finished) ++(c->refusal.empty() ? clients : refusing);
+  return {clients, refusing};
+}
+
+void start_thread(State& s, std::shared_ptr<Connection> conn) {
+  std::lock_guard lock(s.mutex);
+  // Reap the threads of connections that have ended.
+  for (auto it = s.connections.begin(); it != s.connections.end();) {
+    if ((*it)->finished) {
+      (*it)->thread.join();
+      it = s.connections.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  conn->thread = std::thread(serve_connection, std::ref(s), conn);
+  s.connections.push_back(std::move(conn));
+}
+
+void start_worker(State& s, const std::shared_ptr<Connection>& conn) {
+  const pid_t service = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid == 0) worker_main(s, conn, service);
+  ::close(conn->fd);
+  if (pid < 0) {
+    s.log("connection " + std::to_string(conn->number) + ": closed: no worker (fork: " + std::strerror(errno) + ")");
+    return;
+  }
+  const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+  if (pidfd < 0) {  // a worker the service cannot watch is not left running
+    ::kill(pid, SIGKILL);
+    ::waitpid(pid, nullptr, 0);
+    s.log("connection " + std::to_string(conn->number) + ": closed: pidfd_open: " + std::strerror(errno));
+    return;
+  }
+  s.workers[pid] = {conn->number, pidfd, !conn->refusal.empty()};
+}
+
+// Collects worker `pid` once it has ended (waiting with `flags` 0, polling with WNOHANG) and logs
+// an end that was not the connection's own.
+void reap_worker(State& s, pid_t pid, int flags) {
+  int status = 0;
+  const pid_t done = ::waitpid(pid, &status, flags);
+  if (done == 0) return;
+  auto it = s.workers.find(pid);
+  if (done == pid && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+    s.log("connection " + std::to_string(it->second.number) + ": worker " + std::to_string(pid) + " " +
+          worker_ending(status));
+  ::close(it->second.pidfd);
+  s.workers.erase(it);
+}
+
+// Asks every worker to end after its call in flight (SIGTERM), and kills those that have not
+// within 10 s.
+void stop_workers(State& s) {
+  for (const auto& [pid, worker] : s.workers) ::kill(pid, SIGTERM);
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (!s.workers.empty() && Clock::now() < deadline) {
+    std::vector<pollfd> fds;
+    std::vector<pid_t> pids;
+    for (const auto& [pid, worker] : s.workers) {
+      fds.push_back({worker.pidfd, POLLIN, 0});
+      pids.push_back(pid);
+    }
+    if (::poll(fds.data(), fds.size(), 100) < 0 && errno != EINTR) break;
+    for (size_t i = 0; i < pids.size(); ++i)
+      if (fds[i].revents) reap_worker(s, pids[i], 0);
+  }
+  for (const auto& [pid, worker] : s.workers) ::kill(pid, SIGKILL);
+  while (!s.workers.empty()) reap_worker(s, s.workers.begin()->first, 0);
+}
+
 }  // namespace
 
 Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
   State& s = *state_;
   s.options = std::move(options);
+  // Counted here: a worker's sandbox refuses the files glibc reads for it.
+  if (s.options.limits.worker_threads <= 0)
+    s.options.limits.worker_threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const std::string& path = s.options.socket_path;
   const sockaddr_un addr = unix_address(path, "webnn serve");
   if (::pipe2(s.wake, O_CLOEXEC | O_NONBLOCK) != 0) service_error("pipe");
@@ -441,13 +804,22 @@ void Service::stop() noexcept {
 void Service::run() {
   State& s = *state_;
   uint64_t next = 1;
+  std::vector<pollfd> fds;
+  std::vector<pid_t> watched;
   for (;;) {
-    pollfd fds[2] = {{s.listen_fd, POLLIN, 0}, {s.wake[0], POLLIN, 0}};
-    if (::poll(fds, 2, -1) < 0) {
+    fds = {{s.listen_fd, POLLIN, 0}, {s.wake[0], POLLIN, 0}};
+    watched.clear();
+    for (const auto& [pid, worker] : s.workers) {
+      fds.push_back({worker.pidfd, POLLIN, 0});
+      watched.push_back(pid);
+    }
+    if (::poll(fds.data(), fds.size(), -1) < 0) {
       if (errno == EINTR) continue;
       service_error("poll");
     }
     if (fds[1].revents) break;
+    for (size_t i = 0; i < watched.size(); ++i)
+      if (fds[2 + i].revents) reap_worker(s, watched[i], 0);
     if (!(fds[0].revents & POLLIN)) continue;
     const int fd = ::accept4(s.listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;  // the client went away before we took it, or out of descriptors
@@ -455,18 +827,22 @@ void Service::run() {
     conn->number = next++;
     conn->fd = fd;
     ++s.served;
-    std::lock_guard lock(s.mutex);
-    // Reap the threads of connections that have ended.
-    for (auto it = s.connections.begin(); it != s.connections.end();) {
-      if ((*it)->finished) {
-        (*it)->thread.join();
-        it = s.connections.erase(it);
-      } else {
-        ++it;
+    // Over the client limit a connection is still answered, with the reason, by a worker (or
+    // thread) that serves nothing else; past as many of those again it is closed unanswered.
+    const auto [clients, refusing] = count_clients(s);
+    if (clients >= s.options.limits.max_clients) {
+      if (refusing >= s.options.limits.max_clients) {
+        s.log("connection " + std::to_string(conn->number) + ": closed unanswered: over the client limit");
+        ::close(fd);
+        continue;
       }
+      conn->refusal = "the service serves at most " + std::to_string(s.options.limits.max_clients) +
+                      " clients at once (--max-clients); try again later";
     }
-    conn->thread = std::thread(serve_connection, std::ref(s), conn);
-    s.connections.push_back(std::move(conn));
+    if (s.options.workers)
+      start_worker(s, conn);
+    else
+      start_thread(s, conn);
   }
   // Stopping: no new connection; each one ends after the call it is running.
   std::list<std::shared_ptr<Connection>> ending;
@@ -477,6 +853,7 @@ void Service::run() {
     ending.swap(s.connections);
   }
   for (auto& c : ending) c->thread.join();
+  stop_workers(s);
   ::close(s.listen_fd);
   s.listen_fd = -1;
   ::unlink(s.options.socket_path.c_str());

@@ -125,8 +125,10 @@ struct Graph {
 # The bootstrap capability of a connection.
 interface Service {
   # `opTableHash` must equal the service's; `token` must match the service's token file, when it
-  # has one. Anything else ends the connection.
-  connect @0 (opTableHash :UInt64, token :Data) -> (ml :ML);
+  # has one; the service must have room for one more client. Otherwise the call fails with the
+  # reason. `maxMessageBytes` is the largest message the service reads: the client checks a graph
+  # against it before sending, since a larger message ends the connection.
+  connect @0 (opTableHash :UInt64, token :Data) -> (ml :ML, maxMessageBytes :UInt64);
 }
 
 interface ML {

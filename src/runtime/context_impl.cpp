@@ -265,6 +265,11 @@ void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
   }
 }
 
+TensorImpl::~TensorImpl() {
+  if (remote_id == 0 || destroyed.load()) return;
+  if (auto owner = context.lock(); owner && owner->remote && !owner->is_lost()) owner->remote->destroy_tensor(*this);
+}
+
 // spec: #api-mlcontext-createtensor
 MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
   std::lock_guard lock(mutex);
@@ -501,7 +506,8 @@ MLGraph ContextImpl::build_graph(std::shared_ptr<const Graph> ir) {
   } catch (const Error& e) {
     // NotSupportedError names the op the backend cannot run; callers (and a fallback policy) can
     // tell it from a failed conversion, which the spec reports as OperationError.
-    if (e.kind() == ErrorKind::kNotSupportedError) throw;
+    // A remote context's service has said what failed, with the kind, already.
+    if (e.kind() == ErrorKind::kNotSupportedError || remote) throw;
     throw_error(ErrorKind::kOperationError, who + e.message());
   } catch (const std::exception& e) {
     throw_error(ErrorKind::kOperationError, who + e.what());

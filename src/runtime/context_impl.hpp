@@ -93,6 +93,8 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   std::vector<std::string> placement(const GraphImpl& graph) const;
 
   bool is_lost() const { return lost_flag.load(std::memory_order_acquire); }
+  // How long the timeline's running step has run (zero when none runs).
+  std::chrono::steady_clock::duration step_running_for() const { return timeline.running_for(); }
   void set_before_compute_hook(std::function<void()> hook);
 
   const MLContextOptions options;

@@ -1,5 +1,6 @@
 #include "runtime/timeline.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace webnn::detail {
@@ -47,6 +48,13 @@ void Timeline::join() {
     worker_.join();
 }
 
+std::chrono::steady_clock::duration Timeline::running_for() const {
+  const auto since = state_->running_since.load();
+  if (since == 0) return {};
+  return std::chrono::steady_clock::now() -
+         std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(since));
+}
+
 void Timeline::work(const std::shared_ptr<State>& state) {
   for (;;) {
     Step step;
@@ -59,10 +67,13 @@ void Timeline::work(const std::shared_ptr<State>& state) {
     }
     // Steps report their own failures through the promises or tensors they settle; an exception
     // escaping one is a bug in the step, which must not take the whole timeline down with it.
+    state->running_since =
+        std::max<std::chrono::steady_clock::rep>(1, std::chrono::steady_clock::now().time_since_epoch().count());
     try {
       step.run();
     } catch (...) {
     }
+    state->running_since = 0;
     // Releasing the step may drop the last reference to its context, whose destructor then runs
     // here and detaches this thread; from here on only `state` may be touched.
     step = Step{};

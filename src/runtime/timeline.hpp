@@ -7,6 +7,8 @@
 // a compute in flight holds back later steps of its context and nothing else.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -41,6 +43,9 @@ class Timeline {
 
   bool on_worker_thread() const { return std::this_thread::get_id() == worker_id_; }
 
+  // How long the step running now has run (zero when none runs): the service's watchdog reads it.
+  std::chrono::steady_clock::duration running_for() const;
+
  private:
   struct Step {
     Task run;
@@ -52,6 +57,7 @@ class Timeline {
     std::condition_variable wake;
     std::deque<Step> queue;
     bool closed = false;
+    std::atomic<std::chrono::steady_clock::rep> running_since{0};  // 0: no step runs
   };
   static void work(const std::shared_ptr<State>& state);
 

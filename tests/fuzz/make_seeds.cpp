@@ -139,7 +139,10 @@ int main(int argc, char** argv) {
   size_t cases = 0, files = 0;
   // A service for the recorded sessions (small cases only: their bytes travel inline).
   const std::string socket = "/tmp/webnn_fuzz_seeds_" + std::to_string(::getpid()) + ".sock";
-  webnn::ipc::Service service(webnn::ipc::ServiceOptions{socket, "", [](const std::string&) {}});
+  webnn::ipc::ServiceOptions options;
+  options.socket_path = socket;
+  options.log = [](const std::string&) {};
+  webnn::ipc::Service service(options);
   std::thread serving([&] { service.run(); });
   size_t sessions = 0;
   try {

@@ -1,6 +1,7 @@
 // webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
 // "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
 #include <sys/resource.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -320,6 +321,31 @@ int main(int argc, char** argv) {
   auto* serve = app.add_subcommand("serve", "serve remote contexts on a Unix socket until SIGINT/SIGTERM");
   serve->add_option("--socket", socket_path, "the socket file to create (mode 0600)")->required();
   serve->add_option("--token-file", token_file, "clients must present this file's bytes as their token");
+  ipc::ServiceLimits limits;
+  bool in_process = false;
+  serve->add_flag("--in-process", in_process,
+                  "serve each client on a thread of this process: no worker processes, no sandbox, no dispatch "
+                  "time limit (debugging)");
+  serve->add_option("--max-clients", limits.max_clients, "clients served at once")->capture_default_str();
+  serve->add_option("--max-bytes", limits.max_bytes, "per client: bytes of tensors, constants and compiled graphs")
+      ->capture_default_str();
+  serve->add_option("--max-objects", limits.max_objects, "per client: contexts, tensors and graphs held")
+      ->capture_default_str();
+  serve->add_option("--max-message-bytes", limits.max_message_bytes, "the largest message read")->capture_default_str();
+  serve->add_option("--max-graph-operations", limits.max_graph_operations, "per graph")->capture_default_str();
+  serve->add_option("--max-graph-operands", limits.max_graph_operands, "per graph")->capture_default_str();
+  serve
+      ->add_option("--dispatch-timeout", limits.dispatch_timeout_s,
+                   "seconds a step or build may run before its worker ends (0: no limit)")
+      ->capture_default_str();
+  serve
+      ->add_option("--handshake-timeout", limits.handshake_timeout_s,
+                   "seconds from accepting a connection to its connect() (0: no limit)")
+      ->capture_default_str();
+  serve->add_option("--worker-memory", limits.worker_address_space,
+                    "a worker's address-space limit in bytes (default: 2 x --max-bytes + 4 GiB)");
+  serve->add_option("--worker-threads", limits.worker_threads,
+                    "the most threads a worker's context uses (default: the processor count)");
 
   auto* conf = app.add_subcommand("conformance", "run WPT-format conformance cases");
   conf->add_option("DIR", graph_path, "directory of *.json cases, or one file")->required();
@@ -333,8 +359,17 @@ int main(int argc, char** argv) {
     parse_load_options(dims, freezes);
     if (*info) return cmd_info(graph_path, common, !common.backend.empty() || !common.remote.empty());
     if (*serve) {
+      // Workers wait for work asleep, not spinning (docs/service.md): libgomp reads the policy
+      // when it is loaded, so the service starts again with it set.
+      if (!in_process && !std::getenv("OMP_WAIT_POLICY")) {
+        ::setenv("OMP_WAIT_POLICY", "passive", 1);
+        ::execv("/proc/self/exe", argv);
+        std::cerr << "webnn serve: cannot restart with OMP_WAIT_POLICY=passive; workers may spin\n";
+      }
       ipc::ServiceOptions options;
       options.socket_path = socket_path;
+      options.workers = !in_process;
+      options.limits = limits;
       if (!token_file.empty()) {
         options.token = formats::read_file(token_file, "token file");
         if (options.token.empty())
