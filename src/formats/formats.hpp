@@ -86,7 +86,7 @@ struct LoadOptions {
 };
 
 // Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX
-// importer, formats/onnx_import.hpp).
+// importer, formats/onnx/import.hpp).
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options = {});
 
 // Parses a graph from memory; `origin` names it in errors.

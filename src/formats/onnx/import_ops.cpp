@@ -10,8 +10,7 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "formats/onnx_builder.hpp"
-#include "formats/onnx_import_internal.hpp"
+#include "formats/onnx/import_internal.hpp"
 
 namespace webnn::formats::onnx_import {
 
@@ -389,7 +388,7 @@ void lower_cast(const NodeCtx& c) {
 void lower_cast_like(const NodeCtx& c) {
   // The target's ONNX type (the export's mapping); bool is kept as such.
   const Value& t = c.in(1);
-  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_export::onnx_type(t.desc.data_type);
+  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_type(t.desc.data_type);
   lower_cast_to(c, to);
 }
 
