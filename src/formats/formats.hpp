@@ -109,6 +109,17 @@ struct SaveOptions {
 // place only when every file is complete, so a failure leaves no partial file.
 void save_graph(const Graph& graph, const std::string& path, const SaveOptions& options = {});
 
+// The .webnn text form's spelling of an operand name (docs/formats.md, "Names in the text form"):
+// an identifier that does not start with `$` as it is; any other name (`191`, `onnx::Conv_251`,
+// `true`, unicode) as `$` followed by its bytes, where letters, digits, `.` and `/` stand for
+// themselves, `_` is `__` and every other byte is `_` and two upper-case hex digits. The result
+// is always an identifier, distinct names give distinct spellings, and name_from_text reverses it.
+std::string text_name(std::string_view name);
+// The name a text-form identifier spells: the identifier itself, or the decoded rest of one that
+// starts with `$`; nullopt for a malformed escape (`_` not followed by `_` or two hex digits) or
+// escapes that do not form UTF-8.
+std::optional<std::string> name_from_text(std::string_view identifier);
+
 // The JSON / text form of a graph with every constant inline (no weights file).
 std::string to_json(const Graph& graph);
 std::string to_text(const Graph& graph);
