@@ -30,6 +30,7 @@ struct Value {
   std::string source_input;
 };
 
+using onnx_types::is_signed_int_type;
 using onnx_types::onnx_type;
 using onnx_types::onnx_type_name;
 using onnx_types::webnn_type;
