@@ -10,7 +10,7 @@ PACKAGES=(
   libseccomp-dev
   clang libclang-rt-14-dev clang-format clang-tidy
   python3 python3-numpy
-  libonnx-dev libprotobuf-dev libonnx-testdata capnproto libcapnp-dev graphviz python3-torch python3-torchvision
+  libonnx-dev libprotobuf-dev libonnx-testdata capnproto libcapnp-dev graphviz python3-torch python3-torchvision python3-onnx
   python3-dev pybind11-dev python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-pil
 )
 

@@ -7,7 +7,7 @@
 #include "api/impl.hpp"
 #include "common.hpp"
 #include "formats/formats.hpp"
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 
 namespace webnn::python {
 

@@ -1,5 +1,5 @@
 // Conversions of a built graph to other formats.
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 #include "graph/graph.hpp"
 #include "webnn/webnn.hpp"
 

@@ -86,7 +86,7 @@ struct LoadOptions {
 };
 
 // Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX
-// importer, formats/onnx_import.hpp).
+// importer, formats/onnx/import.hpp).
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options = {});
 
 // Parses a graph from memory; `origin` names it in errors.
@@ -108,6 +108,17 @@ struct SaveOptions {
 // and NAME.weights when a constant goes to the weights file. Each file is written to a temporary file and renamed into
 // place only when every file is complete, so a failure leaves no partial file.
 void save_graph(const Graph& graph, const std::string& path, const SaveOptions& options = {});
+
+// The .webnn text form's spelling of an operand name (docs/formats.md, "Names in the text form"):
+// an identifier that does not start with `$` as it is; any other name (`191`, `onnx::Conv_251`,
+// `true`, unicode) as `$` followed by its bytes, where letters, digits, `.` and `/` stand for
+// themselves, `_` is `__` and every other byte is `_` and two upper-case hex digits. The result
+// is always an identifier, distinct names give distinct spellings, and name_from_text reverses it.
+std::string text_name(std::string_view name);
+// The name a text-form identifier spells: the identifier itself, or the decoded rest of one that
+// starts with `$`; nullopt for a malformed escape (`_` not followed by `_` or two hex digits) or
+// escapes that do not form UTF-8.
+std::optional<std::string> name_from_text(std::string_view identifier);
 
 // The JSON / text form of a graph with every constant inline (no weights file).
 std::string to_json(const Graph& graph);

@@ -158,25 +158,76 @@ bool is_identifier(std::string_view name) {
   return name != "true" && name != "false" && name != "null";
 }
 
+std::string text_name(std::string_view name) {
+  if (is_identifier(name) && name[0] != '$') return std::string(name);
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "$";
+  for (char c : name) {
+    const auto b = static_cast<unsigned char>(c);
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '/') {
+      out += c;
+    } else if (c == '_') {
+      out += "__";
+    } else {
+      out += '_';
+      out += kHex[b >> 4];
+      out += kHex[b & 15];
+    }
+  }
+  return out;
+}
+
+bool is_utf8(const std::string& s) {
+  try {
+    (void)Json(s).dump();  // the strict handler throws on invalid UTF-8
+    return true;
+  } catch (const Json::exception&) {
+    return false;
+  }
+}
+
+std::optional<std::string> name_from_text(std::string_view identifier) {
+  if (identifier.empty() || identifier[0] != '$') return std::string(identifier);
+  auto hex = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string out;
+  for (size_t i = 1; i < identifier.size(); ++i) {
+    if (identifier[i] != '_') {
+      out += identifier[i];
+    } else if (i + 1 < identifier.size() && identifier[i + 1] == '_') {
+      out += '_';
+      ++i;
+    } else if (i + 2 < identifier.size() && hex(identifier[i + 1]) >= 0 && hex(identifier[i + 2]) >= 0) {
+      out += static_cast<char>(hex(identifier[i + 1]) * 16 + hex(identifier[i + 2]));
+      i += 2;
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (!is_utf8(out)) return std::nullopt;
+  return out;
+}
+
 GraphDoc graph_to_doc(const Graph& graph, size_t inline_limit, bool identifiers_only) {
   GraphDoc doc;
   doc.name = graph.name;
 
   // Names: inputs keep theirs (they are the graph's interface); others keep theirs when unique
-  // (and an identifier where required); unnamed graph outputs take their output name; the rest
-  // get generated names that collide with nothing.
+  // (the text form spells any name, text_name); unnamed graph outputs take their output name
+  // (in the text form only an identifier: other output names are quoted, `"a b" = t;`); the
+  // rest get generated names that collide with nothing.
   std::vector<std::string> names(graph.operands.size());
   std::unordered_set<std::string> taken;
   for (const NamedOperand& in : graph.inputs) {
-    if (identifiers_only && !is_identifier(in.name))
-      fail("graph input " + quote(in.name) + " cannot be written in the text form: it is not an identifier");
     names[in.operand] = in.name;
     taken.insert(in.name);
   }
   for (OperandId id = 0; id < graph.operands.size(); ++id) {
     const Operand& o = graph.operands[id];
     if (o.kind == OperandKind::kInput || o.name.empty()) continue;
-    if (identifiers_only && !is_identifier(o.name)) continue;
     if (taken.insert(o.name).second) names[id] = o.name;
   }
   for (const NamedOperand& out : graph.outputs) {

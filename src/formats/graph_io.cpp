@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "formats/internal.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/import.hpp"
 
 namespace webnn::formats {
 

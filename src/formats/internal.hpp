@@ -105,8 +105,9 @@ struct GraphDoc {
 // (cycles and undefined names are errors naming the node), attributes decoded generically.
 std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSource& weights);
 
-// The document of a graph. Every operand gets a unique name (generated where the IR has none, or
-// where `identifiers_only` and the name is not a text identifier). Constants of at least
+// The document of a graph. Every operand gets a unique name (generated where the IR has none; an
+// unnamed graph output's operand takes the output's name, with `identifiers_only` only when that
+// is an identifier). Constants of at least
 // `inline_limit` bytes refer to the weights file under their operand name; smaller ones inline.
 GraphDoc graph_to_doc(const Graph& graph, size_t inline_limit, bool identifiers_only);
 
@@ -117,6 +118,8 @@ GraphDoc text_to_doc(std::string_view text, const std::string& origin);
 
 // Whether `name` is an identifier of the text form.
 bool is_identifier(std::string_view name);
+// Whether `s` is valid UTF-8 (what JSON strings and graph names hold).
+bool is_utf8(const std::string& s);
 
 // ---- Attribute codec ----
 

@@ -226,6 +226,16 @@ class Parser {
     if (tok_.kind != Tok::kIdent) error(std::string("expected ") + what);
     return take();
   }
+  // An operand name: an identifier, decoded by name_from_text.
+  std::string name_text(const Token& t) const {
+    auto name = name_from_text(t.text);
+    if (!name)
+      error_at(t,
+               "malformed name " + quote(t.text) +
+                   ": after '$', '_' must be followed by '_' or two hex digits 0-9A-F, and the bytes must form UTF-8");
+    return *name;
+  }
+  std::string name(const char* what) { return name_text(identifier(what)); }
 
   uint64_t unsigned_int(const char* what) {
     if (tok_.kind != Tok::kNumber) error(std::string("expected ") + what);
@@ -268,8 +278,8 @@ class Parser {
   TensorDoc input_decl() {
     Token name = identifier("an input name");
     TensorDoc t;
-    t.name = name.text;
-    t.where = where(name) + ": input " + quote(name.text);
+    t.name = name_text(name);
+    t.where = where(name) + ": input " + quote(t.name);
     expect_punct(":");
     t.desc = type();
     expect_punct(";");
@@ -279,8 +289,8 @@ class Parser {
   TensorDoc const_decl() {
     Token name = identifier("a constant name");
     TensorDoc t;
-    t.name = name.text;
-    t.where = where(name) + ": constant " + quote(name.text);
+    t.name = name_text(name);
+    t.where = where(name) + ": constant " + quote(t.name);
     expect_punct(":");
     t.desc = type();
     if (!is_punct("@")) error("expected an initializer (@weights, @scalar or @bytes)");
@@ -343,7 +353,7 @@ class Parser {
         if (t.text == "true") return Json(true);
         if (t.text == "false") return Json(false);
         if (t.text == "null") return Json(nullptr);
-        return Json(t.text);
+        return Json(name_text(t));
       case Tok::kNumber: {
         take();
         const char* first = t.text.data();
@@ -376,13 +386,13 @@ class Parser {
     if (is_punct("[")) {
       take();
       while (true) {
-        n.outputs.push_back(identifier("a result name").text);
+        n.outputs.push_back(name("a result name"));
         if (is_punct("]")) break;
         expect_punct(",");
       }
       take();
     } else {
-      n.outputs.push_back(identifier("a result name or '['").text);
+      n.outputs.push_back(name("a result name or '['"));
     }
     expect_punct("=");
     Token op = identifier("an operator name");
@@ -399,7 +409,7 @@ class Parser {
           if (n.options.contains(name.text)) error_at(name, "option " + quote(name.text) + " given twice");
           n.options[name.text] = value(0);
         } else {
-          n.inputs.push_back(name.text);
+          n.inputs.push_back(name_text(name));
         }
       } else if (is_punct("[")) {
         // A list of operands (concat's inputs) counts as its operands in order.
@@ -423,10 +433,11 @@ class Parser {
       Token name = tok_;
       if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kString) error("expected an output name");
       take();
+      if (name.kind == Tok::kIdent) name.text = name_text(name);
       OutputDoc out{name.text, name.text, where(name) + ": output " + quote(name.text) + ""};
       if (is_punct("=")) {
         take();
-        out.operand = identifier("the operand the output names").text;
+        out.operand = this->name("the operand the output names");
       } else if (name.kind == Tok::kString) {
         error("expected '=' and an operand after a quoted output name");
       }
@@ -471,12 +482,16 @@ std::string type_text(const OperandDescriptor& desc) {
 GraphDoc text_to_doc(std::string_view text, const std::string& origin) { return Parser(text, origin).parse(); }
 
 std::string doc_to_text(const GraphDoc& doc) {
+  auto text_name = [](const std::string& name) {
+    if (!is_utf8(name)) fail("cannot write the graph: the name " + quote(name) + " is not UTF-8");
+    return formats::text_name(name);
+  };
   std::string s = "webnn_graph " + Json(doc.name).dump() + " v2 {\n";
   s += "  inputs {\n";
-  for (const TensorDoc& in : doc.inputs) s += "    " + in.name + ": " + type_text(in.desc) + ";\n";
+  for (const TensorDoc& in : doc.inputs) s += "    " + text_name(in.name) + ": " + type_text(in.desc) + ";\n";
   s += "  }\n  consts {\n";
   for (const TensorDoc& c : doc.consts) {
-    s += "    " + c.name + ": " + type_text(c.desc) + " ";
+    s += "    " + text_name(c.name) + ": " + type_text(c.desc) + " ";
     switch (c.init.kind) {
       case InitDoc::Kind::kWeights:
         s += "@weights(" + Json(c.init.ref).dump() + ")";
@@ -502,16 +517,16 @@ std::string doc_to_text(const GraphDoc& doc) {
   for (const NodeDoc& n : doc.nodes) {
     s += "    ";
     if (n.outputs.size() == 1) {
-      s += n.outputs[0];
+      s += text_name(n.outputs[0]);
     } else {
       s += '[';
-      for (size_t i = 0; i < n.outputs.size(); ++i) s += (i ? ", " : "") + n.outputs[i];
+      for (size_t i = 0; i < n.outputs.size(); ++i) s += (i ? ", " : "") + text_name(n.outputs[i]);
       s += ']';
     }
     s += " = " + n.op + "(";
     bool first = true;
     for (const std::string& in : n.inputs) {
-      s += (first ? "" : ", ") + in;
+      s += (first ? "" : ", ") + text_name(in);
       first = false;
     }
     for (const auto& [name, value] : n.options.items()) {
@@ -520,7 +535,7 @@ std::string doc_to_text(const GraphDoc& doc) {
       bool operand = false;
       for (const std::string& o : n.operand_options) operand |= (o == name);
       if (operand && value.is_string())
-        s += value.get<std::string>();
+        s += text_name(value.get<std::string>());
       else
         print_value(s, value);
     }
@@ -529,9 +544,10 @@ std::string doc_to_text(const GraphDoc& doc) {
   s += "  }\n  outputs {\n";
   for (const OutputDoc& o : doc.outputs) {
     if (o.name == o.operand)
-      s += "    " + o.operand + ";\n";
+      s += "    " + text_name(o.operand) + ";\n";
     else
-      s += "    " + (is_identifier(o.name) ? o.name : Json(o.name).dump()) + " = " + o.operand + ";\n";
+      s += "    " + (is_identifier(o.name) && o.name[0] != '$' ? o.name : Json(o.name).dump()) + " = " +
+           text_name(o.operand) + ";\n";
   }
   s += "  }\n}\n";
   return s;

@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "formats/formats.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/import.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {

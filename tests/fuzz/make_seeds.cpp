@@ -19,7 +19,7 @@
 
 #include "conformance/wpt.hpp"
 #include "formats/formats.hpp"
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 #include "ipc/graph_codec.hpp"
 #include "ipc/service.hpp"
 #include "ipc/wire_util.hpp"

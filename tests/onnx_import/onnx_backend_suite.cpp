@@ -26,7 +26,7 @@
 #include <sstream>
 
 #include "formats/formats.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/import.hpp"
 #include "webnn/webnn.hpp"
 
 namespace fs = std::filesystem;

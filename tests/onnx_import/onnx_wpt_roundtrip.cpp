@@ -9,8 +9,8 @@
 #include <map>
 
 #include "conformance/wpt.hpp"
-#include "formats/onnx_export.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/export.hpp"
+#include "formats/onnx/import.hpp"
 #include "webnn/webnn.hpp"
 
 using namespace webnn;

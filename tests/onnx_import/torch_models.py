@@ -6,10 +6,16 @@ Each network is built with seeded random weights, exported with torch.onnx.expor
 absolute difference must be at most 1e-4 x the largest absolute value. When ONNX Runtime is
 installed (tools/ort), our output must match its output of the same model within the same bound.
 
+Each model also goes ONNX -> .webnn -> JSON through `webnn convert` and must give the same JSON as
+ONNX -> JSON directly: every name PyTorch wrote (`onnx::Conv_251`, `/layer1/Relu_output_0`, ...)
+survives the text form's name rule (docs/formats.md, "Names in the text form").
+
 Usage: torch_models.py WEBNN_CLI WORK_DIR BACKEND [NAME...]
 Exits 77 (skipped) when torch or torchvision is not installed (scripts/setup.sh installs them).
 """
+import json
 import os
+import re
 import subprocess
 import sys
 
@@ -50,6 +56,31 @@ MODELS = {
 }
 
 
+IDENTIFIER = re.compile(r"[A-Za-z_/$][A-Za-z0-9_./]*")
+
+
+def check_names(cli, path, work, name):
+    """ONNX -> .webnn -> JSON equals ONNX -> JSON, and keeps the model's names; returns an error or None."""
+    stem = os.path.join(work, name + "_names")
+    steps = [[path, "--to", "webnn", stem + ".webnn"], [stem + ".webnn", "--to", "json", stem + "_via_text.json"],
+             [path, "--to", "json", stem + "_direct.json"]]
+    for step in steps:
+        r = subprocess.run([cli, "convert"] + step, capture_output=True, text=True)
+        if r.returncode != 0:
+            return f"webnn convert {' '.join(step)}: {r.stderr.strip()}"
+    with open(stem + "_via_text.json") as f:
+        via_text = json.load(f)
+    with open(stem + "_direct.json") as f:
+        direct = json.load(f)
+    if via_text != direct:
+        return "ONNX -> .webnn -> JSON differs from ONNX -> JSON"
+    names = set(direct["inputs"]) | set(direct["consts"]) | {o for n in direct["nodes"] for o in n["outputs"]}
+    awkward = sorted(n for n in names if not IDENTIFIER.fullmatch(n))
+    print(f"PASS {name}: ONNX -> .webnn -> JSON keeps all {len(names)} names "
+          f"({len(awkward)} not identifiers, e.g. {', '.join(awkward[:3])})")
+    return None
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     names = sys.argv[4:] or list(MODELS)
@@ -80,6 +111,10 @@ def main():
         with torch.no_grad():
             torch.onnx.export(model, (x,), path, input_names=["x"], output_names=["y"], opset_version=13)
         np.save(os.path.join(work, name + "_x.npy"), x.numpy())
+        error = check_names(cli, path, work, name)
+        if error:
+            print(f"FAIL {name}: names: {error}")
+            failed.append(name)
         out_dir = os.path.join(work, name + "_" + backend)
         r = subprocess.run([cli, "run", path, "--input", f"x={os.path.join(work, name + '_x.npy')}",
                             "--output-dir", out_dir, "--backend", backend], capture_output=True, text=True)

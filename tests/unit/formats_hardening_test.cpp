@@ -9,7 +9,7 @@
 #include <future>
 
 #include "formats/internal.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/import.hpp"
 #include "formats_test_util.hpp"
 #include "graph/graph_builder.hpp"
 

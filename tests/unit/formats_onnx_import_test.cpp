@@ -10,8 +10,8 @@
 #include <cstring>
 #include <map>
 
-#include "formats/onnx_export.hpp"
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/export.hpp"
+#include "formats/onnx/import.hpp"
 #include "formats_test_util.hpp"
 #include "graph/graph_builder.hpp"
 

@@ -15,7 +15,7 @@
 #include <limits>
 #include <set>
 
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 #include "formats_test_util.hpp"
 #include "ops/number_cast.hpp"
 
@@ -672,7 +672,7 @@ TEST(FormatsOnnx, IntegerMaxPoolIsSlicesAndMax) {
   onnx::ModelProto m = export_model(*r.g);
   EXPECT_FALSE(has_op(m, "MaxPool"));
   EXPECT_EQ(count_op(m, "Slice"), 6);
-  EXPECT_EQ(count_op(m, "Where"), 5);  // int64: Greater and Where, not Max (see onnx_export.cpp)
+  EXPECT_EQ(count_op(m, "Where"), 5);  // int64: Greater and Where, not Max (see formats/onnx/export.cpp)
   // Padded with the lowest int64.
   EXPECT_EQ(values<int64_t>(*initializer(m, node_of(m, "Pad").input(2))), std::vector<int64_t>{INT64_MIN});
 }

@@ -20,7 +20,7 @@
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 #include "graph/graph.hpp"
 #include "ipc/service.hpp"
 #include "webnn/webnn.hpp"

@@ -1,6 +1,6 @@
 // ONNX import: reading the ModelProto (tensors, external data, graph inputs and outputs), the value
-// table and the node context; the op lowerings are in onnx_import_ops.cpp.
-#include "formats/onnx_import.hpp"
+// table and the node context; the op lowerings are in import_ops.cpp.
+#include "formats/onnx/import.hpp"
 
 #include <fp16.h>
 
@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "formats/internal.hpp"
-#include "formats/onnx_import_internal.hpp"
+#include "formats/onnx/import_internal.hpp"
 
 namespace webnn::formats {
 
@@ -77,47 +77,6 @@ std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, u
   if (expected) std::memcpy(out.data(), bytes.data() + offset, expected);  // empty: data() may be null
   return out;
 }
-
-}  // namespace
-
-std::string onnx_type_name(int32_t t) {
-  if (t >= 0 && TP::DataType_IsValid(t)) {
-    std::string n = TP::DataType_Name(static_cast<TP::DataType>(t));
-    for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return n;
-  }
-  return "type " + std::to_string(t);
-}
-
-std::optional<DataType> webnn_type(int32_t t, bool* is_bool, std::string* name) {
-  if (is_bool) *is_bool = false;
-  switch (t) {
-    case TP::FLOAT:
-      return DataType::kFloat32;
-    case TP::FLOAT16:
-      return DataType::kFloat16;
-    case TP::INT32:
-      return DataType::kInt32;
-    case TP::UINT32:
-      return DataType::kUint32;
-    case TP::INT64:
-      return DataType::kInt64;
-    case TP::UINT64:
-      return DataType::kUint64;
-    case TP::INT8:
-      return DataType::kInt8;
-    case TP::UINT8:
-      return DataType::kUint8;
-    case TP::BOOL:
-      if (is_bool) *is_bool = true;
-      return DataType::kUint8;
-    default:
-      if (name) *name = onnx_type_name(t);
-      return std::nullopt;
-  }
-}
-
-namespace {
 
 // A TensorProto's descriptor and bytes (little-endian, C order; bool as uint8 0/1).
 struct Decoded {

@@ -10,8 +10,7 @@
 #include <numeric>
 #include <unordered_map>
 
-#include "formats/onnx_builder.hpp"
-#include "formats/onnx_import_internal.hpp"
+#include "formats/onnx/import_internal.hpp"
 
 namespace webnn::formats::onnx_import {
 
@@ -389,7 +388,7 @@ void lower_cast(const NodeCtx& c) {
 void lower_cast_like(const NodeCtx& c) {
   // The target's ONNX type (the export's mapping); bool is kept as such.
   const Value& t = c.in(1);
-  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_export::onnx_type(t.desc.data_type);
+  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_type(t.desc.data_type);
   lower_cast_to(c, to);
 }
 
@@ -516,7 +515,18 @@ void lower_mod(const NodeCtx& c) {
   OperandId a = c.operand(0), b = c.operand(1);
   DataType t = c.desc_of(a).data_type;
   bool fmod = c.attr_i("fmod", 0) != 0;
-  if (!is_floating_point(t)) c.unsupported("integer Mod: WebNN's integer div does not define the remainder's sign");
+  if (!is_floating_point(t)) {
+    // WebNN's integer div truncates toward zero, so a - div(a, b) * b is C's remainder (the
+    // dividend's sign), exact with wrapping arithmetic: INT_MIN mod -1 is INT_MIN - INT_MIN * -1 = 0.
+    OperandId r = c.add(OpKind::kSub, {a, c.add(OpKind::kMul, {c.add(OpKind::kDiv, {a, b}), b})});
+    if (fmod || !is_signed_int_type(onnx_type(t))) return c.set_out(0, r);
+    // fmod = 0 takes the divisor's sign: a nonzero remainder whose sign differs from b's gets b added.
+    OperandId zero = c.scalar(t, 0);
+    OperandId signs_differ =
+        c.add(OpKind::kLogicalXor, {c.add(OpKind::kLesser, {r, zero}), c.add(OpKind::kLesser, {b, zero})});
+    OperandId fix = c.add(OpKind::kLogicalAnd, {c.add(OpKind::kNotEqual, {r, zero}), signs_differ});
+    return c.set_out(0, c.add(OpKind::kWhere, {fix, c.add(OpKind::kAdd, {r, b}), r}));
+  }
   // fmod: a - trunc(a / b) * b; Mod: a - floor(a / b) * b (the divisor's sign).
   OperandId q = c.add(OpKind::kDiv, {a, b});
   if (fmod)
@@ -999,13 +1009,16 @@ void reduce(const NodeCtx& c) {
 
 template <OpKind K>
 void arg_reduce(const NodeCtx& c) {
-  if (c.attr_i("select_last_index", 0) != 0)
-    c.unsupported("select_last_index = 1: WebNN leaves the index of equal values implementation dependent");
   ArgMinMaxAttrs a;
   a.axis = c.axis(c.attr_i("axis", 0), c.rank(0));
   a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
   a.output_data_type = DataType::kInt64;
-  c.set_out(0, c.add(K, {c.operand(0)}, a));
+  if (c.attr_i("select_last_index", 0) == 0) return c.set_out(0, c.add(K, {c.operand(0)}, a));
+  // The last index of the extreme value: the first index (the rule select_last_index = 0 relies
+  // on too) along the reversed axis, counted from the end: n - 1 - index.
+  OperandId reversed = c.add(OpKind::kReverse, {c.operand(0)}, ReverseAttrs{std::vector<uint32_t>{a.axis}});
+  const double last = double(c.desc(0).shape[a.axis]) - 1;
+  c.set_out(0, c.add(OpKind::kSub, {c.scalar(DataType::kInt64, last), c.add(K, {reversed}, a)}));
 }
 
 // ---- Shape and movement ----
@@ -1682,6 +1695,98 @@ void lower_lstm(const NodeCtx& c) {
   c.set_out(2, outs.at(1));
 }
 
+// RNN has no WebNN op: it is unrolled over its static steps. Per direction, the input projection
+// of every step is one gemm (X [steps * batch, input] by W^T, plus Wb + Rb), and each step adds
+// gemm(H, R^T) and applies the activation: H_t = f(X_t W^T + H_{t-1} R^T + Wb + Rb).
+OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x) {
+  if (name == "Tanh") return c.add(OpKind::kTanh, {x});
+  if (name == "Relu") return c.add(OpKind::kRelu, {x});
+  if (name == "Sigmoid") return c.add(OpKind::kSigmoid, {x});
+  c.unsupported("activation \"" + name + "\" (the unrolled RNN takes Tanh, Relu and Sigmoid)");
+}
+
+void lower_rnn(const NodeCtx& c) {
+  if (c.has_input(4)) c.unsupported("sequence_lens (the unrolled RNN runs every step of every batch)");
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  const bool batch_first = c.attr_i("layout", 0) != 0;
+  const RecurrentDirection direction = direction_of(c);
+  const uint32_t dirs = direction == RecurrentDirection::kBoth ? 2 : 1;
+  OperandId x = c.operand(0);
+  if (c.rank(0) != 3 || c.rank(1) != 3 || c.rank(2) != 3) c.invalid("X, W and R must be 3-D");
+  if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
+  const Shape xs = c.desc_of(x).shape;
+  const uint32_t steps = xs[0], batch = xs[1], input = xs[2];
+  const uint32_t hidden = c.desc(2).shape[2];
+  if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
+  if (c.desc(1).shape != Shape{dirs, hidden, input} || c.desc(2).shape != Shape{dirs, hidden, hidden})
+    c.invalid("W must be [" + std::to_string(dirs) + ", hidden, input] and R [" + std::to_string(dirs) +
+              ", hidden, hidden]");
+  if (c.has_input(3) && c.desc(3).shape != Shape{dirs, 2 * hidden}) c.invalid("B must be [directions, 2 * hidden]");
+  std::vector<std::string> acts = c.attr_strings("activations");
+  if (acts.empty()) acts.assign(dirs, "Tanh");
+  if (acts.size() != dirs) c.invalid("activations must name one activation per direction");
+  std::optional<double> clip;
+  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  OperandId h0 = 0;
+  if (c.has_input(5)) {
+    h0 = c.operand(5);
+    if (batch_first) h0 = c.transpose(h0, {1, 0, 2});
+    if (c.desc_of(h0).shape != Shape{dirs, batch, hidden}) c.invalid("initial_h must be [directions, batch, hidden]");
+  }
+  // Row d of a [dirs, ...] operand, without its leading axis.
+  auto row = [&](OperandId v, uint32_t d) {
+    Shape s = c.desc_of(v).shape;
+    std::vector<uint32_t> starts(s.size(), 0), sizes = s;
+    starts[0] = d;
+    sizes[0] = 1;
+    s.erase(s.begin());
+    return c.reshape(c.add(OpKind::kSlice, {v}, SliceAttrs{starts, sizes, std::nullopt}), s);
+  };
+  OperandId x2 = c.reshape(x, {steps * batch, input});
+  std::vector<OperandId> ys(dirs), hs(dirs);
+  for (uint32_t d = 0; d < dirs; ++d) {
+    const bool backward = direction == RecurrentDirection::kBackward || d == 1;
+    GemmAttrs in;
+    in.b_transpose = true;
+    if (c.has_input(3)) {
+      OperandId b = row(c.operand(3), d);
+      auto parts = c.add_multi(OpKind::kSplit, {b}, SplitAttrs{uint32_t{2}, 0});
+      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], parts[1]})};
+    }
+    OperandId projected = c.reshape(c.add(OpKind::kGemm, {x2, row(c.operand(1), d)}, in), {steps, batch, hidden});
+    OperandId r = row(c.operand(2), d);
+    std::optional<OperandId> h;
+    if (c.has_input(5)) h = row(h0, d);
+    std::vector<OperandId> outs(steps);
+    for (uint32_t k = 0; k < steps; ++k) {
+      const uint32_t step = backward ? steps - 1 - k : k;
+      OperandId pre =
+          c.reshape(c.add(OpKind::kSlice, {projected}, SliceAttrs{{step, 0, 0}, {1, batch, hidden}, std::nullopt}),
+                    {batch, hidden});
+      if (h) {
+        GemmAttrs rec;
+        rec.b_transpose = true;
+        rec.c = OperandRef{pre};
+        pre = c.add(OpKind::kGemm, {*h, r}, rec);
+      }
+      if (clip) pre = c.add(OpKind::kClamp, {pre}, ClampAttrs{-*clip, *clip});
+      h = rnn_activation(c, acts[d], pre);
+      outs[step] = c.reshape(*h, {1, 1, batch, hidden});
+    }
+    hs[d] = c.reshape(*h, {1, batch, hidden});
+    ys[d] = steps == 1 ? outs[0] : c.add(OpKind::kConcat, outs, ConcatAttrs{0});
+  }
+  OperandId y = dirs == 1 ? ys[0] : c.add(OpKind::kConcat, ys, ConcatAttrs{1});    // [steps, dirs, batch, hidden]
+  OperandId y_h = dirs == 1 ? hs[0] : c.add(OpKind::kConcat, hs, ConcatAttrs{0});  // [dirs, batch, hidden]
+  if (batch_first) {
+    y = c.transpose(y, {2, 0, 1, 3});   // [batch, steps, dirs, hidden]
+    y_h = c.transpose(y_h, {1, 0, 2});  // [batch, dirs, hidden]
+  }
+  if (c.wants_output(0)) c.set_out(0, y);
+  if (c.wants_output(1)) c.set_out(1, y_h);
+}
+
 // ---- Einsum: the forms that are a matmul or a transpose ----
 
 void lower_einsum(const NodeCtx& c) {
@@ -2202,6 +2307,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"QuantizeLinear", lower_quantize_linear},
       {"DequantizeLinear", lower_dequantize_linear},
       {"GRU", lower_gru},
+      {"RNN", lower_rnn},
       {"LSTM", lower_lstm},
       // Constants and generators
       {"Constant", lower_constant},
@@ -2259,7 +2365,6 @@ std::string unsupported_reason(std::string_view op) {
       {"Acos", "WebNN has no inverse trigonometric functions"},
       {"Asin", "WebNN has no inverse trigonometric functions"},
       {"Atan", "WebNN has no inverse trigonometric functions"},
-      {"RNN", "WebNN has no plain RNN (only GRU and LSTM)"},
   };
   auto it = reasons.find(op);
   if (it != reasons.end()) return it->second;

@@ -18,29 +18,12 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/onnx/types.hpp"
 #include "webnn/types.hpp"
 
 namespace webnn::formats::onnx_export {
 
-// An ONNX element type (onnx::TensorProto_DataType).
-using ElemType = int32_t;
-inline constexpr ElemType kF32 = onnx::TensorProto_DataType_FLOAT;
-inline constexpr ElemType kF16 = onnx::TensorProto_DataType_FLOAT16;
-inline constexpr ElemType kF64 = onnx::TensorProto_DataType_DOUBLE;
-inline constexpr ElemType kI32 = onnx::TensorProto_DataType_INT32;
-inline constexpr ElemType kU32 = onnx::TensorProto_DataType_UINT32;
-inline constexpr ElemType kI64 = onnx::TensorProto_DataType_INT64;
-inline constexpr ElemType kU64 = onnx::TensorProto_DataType_UINT64;
-inline constexpr ElemType kI8 = onnx::TensorProto_DataType_INT8;
-inline constexpr ElemType kU8 = onnx::TensorProto_DataType_UINT8;
-inline constexpr ElemType kBool = onnx::TensorProto_DataType_BOOL;
-
-ElemType onnx_type(DataType type);
-size_t onnx_element_size(ElemType type);
-bool is_float_type(ElemType type);
-bool is_signed_int_type(ElemType type);
-// "float32", "bool", ... for error messages.
-std::string onnx_type_name(ElemType type);
+using namespace onnx_types;  // the element types the export shares with the import
 
 // A value of the graph being built: name, element type, static shape. An empty name is an omitted
 // optional node input.

@@ -2,7 +2,7 @@
 // (graph/op_table.def), so an op the mapping lacks is a NotSupportedError naming it. docs/onnx.md
 // describes every mapping and decomposition; the ONNX operator documentation of opset 17 is the
 // reference for the ONNX side.
-#include "formats/onnx_export.hpp"
+#include "formats/onnx/export.hpp"
 
 #include <onnx/checker.h>
 #include <onnx/defs/schema.h>
@@ -15,7 +15,7 @@
 #include <numeric>
 
 #include "formats/internal.hpp"
-#include "formats/onnx_builder.hpp"
+#include "formats/onnx/builder.hpp"
 #include "ops/shape_helpers.hpp"
 
 namespace webnn::formats {

@@ -1,4 +1,4 @@
-#include "formats/onnx_builder.hpp"
+#include "formats/onnx/builder.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -39,79 +39,6 @@ std::vector<std::byte> permute_bytes(std::span<const std::byte> src, const Shape
 }
 
 }  // namespace
-
-ElemType onnx_type(DataType type) {
-  switch (type) {
-    case DataType::kFloat32:
-      return kF32;
-    case DataType::kFloat16:
-      return kF16;
-    case DataType::kInt32:
-      return kI32;
-    case DataType::kUint32:
-      return kU32;
-    case DataType::kInt64:
-      return kI64;
-    case DataType::kUint64:
-      return kU64;
-    case DataType::kInt8:
-      return kI8;
-    case DataType::kUint8:
-      return kU8;
-  }
-  return kF32;
-}
-
-size_t onnx_element_size(ElemType type) {
-  switch (type) {
-    case kF64:
-    case kI64:
-    case kU64:
-      return 8;
-    case kF32:
-    case kI32:
-    case kU32:
-      return 4;
-    case kF16:
-      return 2;
-    case kI8:
-    case kU8:
-    case kBool:
-      return 1;
-    default:
-      internal_error("unexpected element type " + std::to_string(type));
-  }
-}
-
-bool is_float_type(ElemType type) { return type == kF32 || type == kF16 || type == kF64; }
-bool is_signed_int_type(ElemType type) { return type == kI8 || type == kI32 || type == kI64; }
-
-std::string onnx_type_name(ElemType type) {
-  switch (type) {
-    case kF64:
-      return "float64";
-    case kBool:
-      return "bool";
-    case kF32:
-      return "float32";
-    case kF16:
-      return "float16";
-    case kI32:
-      return "int32";
-    case kU32:
-      return "uint32";
-    case kI64:
-      return "int64";
-    case kU64:
-      return "uint64";
-    case kI8:
-      return "int8";
-    case kU8:
-      return "uint8";
-    default:
-      return "type " + std::to_string(type);
-  }
-}
 
 uint64_t Val::element_count() const {
   uint64_t n = 1;

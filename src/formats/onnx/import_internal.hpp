@@ -1,5 +1,5 @@
 // Private to the ONNX importer: the value table, host-side constants and the per-node context that
-// every op lowering (onnx_import_ops.cpp) works with.
+// every op lowering (import_ops.cpp) works with.
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -11,7 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "formats/onnx_import.hpp"
+#include "formats/onnx/import.hpp"
+#include "formats/onnx/types.hpp"
 #include "graph/graph_builder.hpp"
 
 namespace webnn::formats::onnx_import {
@@ -29,10 +30,10 @@ struct Value {
   std::string source_input;
 };
 
-// ONNX element type -> WebNN type; nullopt (with the ONNX type's name in *name) when WebNN lacks it.
-std::optional<DataType> webnn_type(int32_t onnx_type, bool* is_bool, std::string* name);
-// The ONNX name of an element type ("double", "bfloat16", ...).
-std::string onnx_type_name(int32_t onnx_type);
+using onnx_types::is_signed_int_type;
+using onnx_types::onnx_type;
+using onnx_types::onnx_type_name;
+using onnx_types::webnn_type;
 
 // ---- Host tensors (folding) ----
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);
