@@ -163,14 +163,14 @@ Run run_load(const Options& o, bool in_process) {
   std::printf("service load, %s: %d clients x %d dispatches (%u float32 elements, %s backend)\n",
               in_process ? "threads of one process (--in-process)" : "a sandboxed worker per client", o.clients,
               o.dispatches, o.elements, o.backend.c_str());
-  std::printf("  results: %ld ok, %ld lost, %ld misrouted, %ld wrong (of %ld)\n", totals.ok.load(),
-              totals.lost.load(), totals.misrouted.load(), totals.wrong.load(), total);
+  std::printf("  results: %ld ok, %ld lost, %ld misrouted, %ld wrong (of %ld)\n", totals.ok.load(), totals.lost.load(),
+              totals.misrouted.load(), totals.wrong.load(), total);
   std::printf("  throughput: %.0f dispatches/s over %.2f s\n", run.throughput, seconds);
   std::printf("  latency per dispatch (write, dispatch, read): p50 %.0f us, p99 %.0f us\n", run.p50_us,
               percentile(totals.latency_us, 0.99));
   if (!rss.empty())
-    std::printf("  worker resident memory: median %ld kB, max %ld kB (%zu workers)\n", rss[rss.size() / 2],
-                rss.back(), rss.size());
+    std::printf("  worker resident memory: median %ld kB, max %ld kB (%zu workers)\n", rss[rss.size() / 2], rss.back(),
+                rss.size());
   const bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   std::printf("  service exit: %s\n", clean ? "clean" : "NOT CLEAN");
   run.good = totals.ok.load() == total && clean;
@@ -192,12 +192,18 @@ int main(int argc, char** argv) {
     const std::string a = argv[i];
     if (i + 1 >= argc) return usage();
     const std::string v = argv[++i];
-    if (a == "--cli") o.cli = v;
-    else if (a == "--clients") o.clients = std::stoi(v);
-    else if (a == "--dispatches") o.dispatches = std::stoi(v);
-    else if (a == "--backend") o.backend = v;
-    else if (a == "--elements") o.elements = static_cast<uint32_t>(std::stoul(v));
-    else return usage();
+    if (a == "--cli")
+      o.cli = v;
+    else if (a == "--clients")
+      o.clients = std::stoi(v);
+    else if (a == "--dispatches")
+      o.dispatches = std::stoi(v);
+    else if (a == "--backend")
+      o.backend = v;
+    else if (a == "--elements")
+      o.elements = static_cast<uint32_t>(std::stoul(v));
+    else
+      return usage();
   }
   if (o.cli.empty() || o.clients < 1 || o.dispatches < 1 || o.elements < 1) return usage();
 

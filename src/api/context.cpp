@@ -26,6 +26,24 @@ std::shared_ptr<RemoteSession> connect_remote(const MLContextOptions& options) {
 }  // namespace detail
 
 namespace {
+// The one check of the options.
+void check_options(const MLContextOptions& options) {
+  type_error_if(options.num_threads < 0 || options.num_threads > MLContextOptions::kMaxThreads,
+                "createContext: num_threads must be in [0, " + std::to_string(MLContextOptions::kMaxThreads) +
+                    "] (0: the backend's default), got " + std::to_string(options.num_threads));
+}
+}  // namespace
+
+namespace detail {
+MLContext create_local_context(const MLContextOptions& options, Timeline::Mode mode) {
+  check_options(options);
+  const Backend& backend =
+      options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
+  return MLContext(std::make_shared<ContextImpl>(options, backend, mode));
+}
+}  // namespace detail
+
+namespace {
 detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl) {
   type_error_if(!impl, "MLContext: the handle is empty");
   return *impl;
@@ -34,10 +52,9 @@ detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl
 
 // spec: #api-ml-createcontext
 MLContext ML::create_context(const MLContextOptions& options) {
-  // The one check of the options: every front end (CLI, Python, C, conformance) comes through here.
-  type_error_if(options.num_threads < 0 || options.num_threads > MLContextOptions::kMaxThreads,
-                "createContext: num_threads must be in [0, " + std::to_string(MLContextOptions::kMaxThreads) +
-                    "] (0: the backend's default), got " + std::to_string(options.num_threads));
+  // Every front end (CLI, Python, C, conformance) comes through here; the service through
+  // create_local_context.
+  check_options(options);
   try {
     if (!options.remote.empty()) {
       auto context = std::make_shared<detail::ContextImpl>(options, detail::connect_remote(options));
@@ -46,9 +63,7 @@ MLContext ML::create_context(const MLContextOptions& options) {
       });
       return MLContext(context);
     }
-    const Backend& backend =
-        options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
-    return MLContext(std::make_shared<detail::ContextImpl>(options, backend));
+    return detail::create_local_context(options, detail::Timeline::Mode::kThread);
   } catch (const std::system_error& e) {  // the timeline's thread could not be started
     throw_error(ErrorKind::kUnknownError,
                 std::string("createContext: could not start the context timeline: ") + e.what());

@@ -509,7 +509,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   bool accelerated_ = false;
   int threads_ = 0;
   uint64_t max_message_bytes_ = 0;  // the service's, from connect()
-  uint32_t next_tensor_ = 1;        // the timeline's thread only
+  uint32_t next_tensor_ = 1;        // timeline steps only (one runs at a time)
   mutable std::atomic<uint32_t> next_graph_{1};
   std::mutex lost_mutex_;
   std::function<void(const std::string&)> lost_handler_;

@@ -502,7 +502,8 @@ class MLServer final : public wire::ML::Server {
       return kj::READY_NOW;
     }
     try {
-      MLContext context = ML::create_context(options);
+      // Its steps run on this connection thread, which makes every call to it in order.
+      MLContext context = detail::create_local_context(options, detail::Timeline::Mode::kCaller);
       auto info = call.getResults().initInfo();
       info.setBackend(wire_text(context.backend_name()));
       info.setAccelerated(context.accelerated());

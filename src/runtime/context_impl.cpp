@@ -97,13 +97,20 @@ void PendingRead::reject(ErrorKind kind, const std::string& message) {
 
 // ---- ContextImpl ----
 
-ContextImpl::ContextImpl(const MLContextOptions& opts, const Backend& chosen)
-    : options(opts), backend(&chosen), num_threads(opts.num_threads) {
+ContextImpl::ContextImpl(const MLContextOptions& opts, const Backend& chosen, Timeline::Mode mode)
+    : options(opts), backend(&chosen), num_threads(opts.num_threads), timeline(mode) {
   lost_future = lost_promise.get_future().share();
 }
 
+// A remote context's steps only hand their calls to the connection's thread (or, compute, wait for
+// its reply): they run on the caller's thread, once the call has released `mutex`, which saves a
+// thread hand-off per call and keeps the call order (docs/service.md, "Ordering").
 ContextImpl::ContextImpl(const MLContextOptions& opts, std::shared_ptr<RemoteSession> session)
-    : options(opts), remote(std::move(session)), backend(remote.get()), num_threads(remote->num_threads()) {
+    : options(opts),
+      remote(std::move(session)),
+      backend(remote.get()),
+      num_threads(remote->num_threads()),
+      timeline(Timeline::Mode::kCaller) {
   lost_future = lost_promise.get_future().share();
 }
 
@@ -171,6 +178,7 @@ const ContextImpl::Failure* ContextImpl::failure_of(const std::shared_ptr<Tensor
 
 // spec: #api-mlcontext-dispatch
 void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<GraphImpl>& g = graph.impl();
   type_error_if(!g, "dispatch: the graph is an empty handle");
@@ -272,6 +280,7 @@ TensorImpl::~TensorImpl() {
 
 // spec: #api-mlcontext-createtensor
 MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "createTensor: the context is lost");
   // The spec bounds tensors only by the implementation; we apply the builder's checks.
@@ -336,6 +345,7 @@ void ContextImpl::queue_read_locked(const std::shared_ptr<TensorImpl>& t, std::s
 // spec: #api-mlcontext-readtensor
 std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& tensor) {
   using Bytes = std::vector<std::byte>;
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
   if (auto e = check_read_locked(t.get())) return rejected<Bytes>(e->kind(), e->message());
@@ -348,6 +358,7 @@ std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& ten
 
 // spec: #api-mlcontext-readtensor-byob
 std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
   if (auto e = check_read_locked(t.get())) return rejected<void>(e->kind(), e->message());
@@ -364,6 +375,7 @@ std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std
 }
 
 void ContextImpl::read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
   if (auto e = check_read_locked(t.get())) throw *e;
@@ -396,6 +408,7 @@ void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std
 
 // spec: #api-mlcontext-writetensor
 void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte> data) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   std::shared_ptr<TensorImpl> t = check_own_tensor_locked(tensor, "writeTensor");
   type_error_if(!t->desc.writable, "writeTensor: the tensor was not created with writable = true");
@@ -458,6 +471,7 @@ void ContextImpl::destroy(const std::string& message) {
 
 // spec: #api-mltensor-destroy
 void ContextImpl::destroy_tensor(const std::shared_ptr<TensorImpl>& tensor) {
+  const RunQueuedOnExit run_queued{timeline};
   std::vector<std::shared_ptr<PendingRead>> reads;
   {
     std::lock_guard lock(mutex);
@@ -477,6 +491,7 @@ void ContextImpl::destroy_tensor(const std::shared_ptr<TensorImpl>& tensor) {
 
 // spec: #api-mlgraph-destroy
 void ContextImpl::destroy_graph(const std::shared_ptr<GraphImpl>& graph) {
+  const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   if (graph->destroyed.exchange(true)) return;
   if (is_lost()) return;
@@ -589,6 +604,7 @@ NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTenso
               Error(ErrorKind::kInvalidStateError, "compute: aborted because the context is lost")));
         });
   }
+  timeline.run_queued();
   return future.get();
 }
 

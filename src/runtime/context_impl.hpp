@@ -58,7 +58,9 @@ class PendingRead {
 };
 
 struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
-  ContextImpl(const MLContextOptions& options, const Backend& backend);
+  // kCaller: the steps run on the thread that makes the calls, before each call returns (the
+  // service's contexts: src/ipc/service.cpp).
+  ContextImpl(const MLContextOptions& options, const Backend& backend, Timeline::Mode mode = Timeline::Mode::kThread);
   // A context of the WebNN service: every timeline step's effect goes through `remote`.
   ContextImpl(const MLContextOptions& options, std::shared_ptr<RemoteSession> remote);
   ~ContextImpl();
@@ -109,6 +111,13 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
     std::string message;
   };
 
+  // Declared before a method takes `mutex`: once the method has released it, runs the steps it
+  // queued when the timeline runs them on the caller (Timeline::Mode::kCaller).
+  struct RunQueuedOnExit {
+    Timeline& timeline;
+    ~RunQueuedOnExit() { timeline.run_queued(); }
+  };
+
   // Enqueues a step that keeps this context alive until it has run or been aborted.
   // Requires `mutex` held and the context not lost.
   void enqueue_locked(std::function<void()> run, std::function<void()> abort = {});
@@ -138,5 +147,9 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;  // timeline only
   Timeline timeline;  // last: its worker stops before the members above go away
 };
+
+// ML::create_context's local branch with the timeline's mode (the service: kCaller). The options
+// are checked by the caller.
+MLContext create_local_context(const MLContextOptions& options, Timeline::Mode mode);
 
 }  // namespace webnn::detail

@@ -5,10 +5,54 @@
 
 namespace webnn::detail {
 
-Timeline::Timeline() : state_(std::make_shared<State>()) {
+Timeline::Timeline(Mode mode) : mode_(mode), state_(std::make_shared<State>()) {
+  if (mode_ == Mode::kCaller) return;
   // The worker owns a reference to the state, not to the Timeline (see join()).
   worker_ = std::thread([state = state_] { work(state); });
   worker_id_ = worker_.get_id();
+}
+
+bool Timeline::on_worker_thread() const {
+  if (mode_ == Mode::kThread) return std::this_thread::get_id() == worker_id_;
+  std::lock_guard lock(state_->mutex);
+  return state_->runner == std::this_thread::get_id();
+}
+
+void Timeline::run_step(State& state, Step& step) {
+  state.running_since =
+      std::max<std::chrono::steady_clock::rep>(1, std::chrono::steady_clock::now().time_since_epoch().count());
+  // Steps report their own failures through the promises or tensors they settle; an exception
+  // escaping one is a bug in the step, which must not take the whole timeline down with it.
+  try {
+    step.run();
+  } catch (...) {
+  }
+  state.running_since = 0;
+}
+
+void Timeline::run_queued() {
+  if (mode_ == Mode::kThread) return;
+  // A step may drop the last reference to the context, and with it this Timeline: from the first
+  // step on, only `state` is touched.
+  const std::shared_ptr<State> state = state_;
+  {
+    std::lock_guard lock(state->mutex);
+    if (state->runner != std::thread::id()) return;  // run by another thread, or by this one further up
+    state->runner = std::this_thread::get_id();
+  }
+  for (;;) {
+    Step step;
+    {
+      std::lock_guard lock(state->mutex);
+      if (state->queue.empty()) {
+        state->runner = std::thread::id();
+        return;
+      }
+      step = std::move(state->queue.front());
+      state->queue.pop_front();
+    }
+    run_step(*state, step);
+  }
 }
 
 Timeline::~Timeline() {

@@ -22,7 +22,12 @@ class Timeline {
  public:
   using Task = std::function<void()>;
 
-  Timeline();
+  // kThread: a worker thread runs the steps. kCaller: no thread; the steps run on the thread that
+  // calls run_queued() (the service's contexts: their one connection thread makes every call, so
+  // running the steps there saves two thread hand-offs per waited-for step).
+  enum class Mode { kThread, kCaller };
+
+  explicit Timeline(Mode mode = Mode::kThread);
   ~Timeline();
   Timeline(const Timeline&) = delete;
   Timeline& operator=(const Timeline&) = delete;
@@ -41,7 +46,13 @@ class Timeline {
   // returns, touching only state it owns. Safe to call from several threads at once.
   void join();
 
-  bool on_worker_thread() const { return std::this_thread::get_id() == worker_id_; }
+  // kCaller: runs the queued steps, in order, on this thread, until none is left (a step queued by
+  // a step runs after it). kThread: nothing. Never call it with a lock a step may take.
+  void run_queued();
+
+  // Whether the calling thread is running one of this timeline's steps (waiting for the timeline
+  // from there would never end).
+  bool on_worker_thread() const;
 
   // How long the step running now has run (zero when none runs): the service's watchdog reads it.
   std::chrono::steady_clock::duration running_for() const;
@@ -58,9 +69,13 @@ class Timeline {
     std::deque<Step> queue;
     bool closed = false;
     std::atomic<std::chrono::steady_clock::rep> running_since{0};  // 0: no step runs
+    std::thread::id runner;  // kCaller: the thread in run_queued(), guarded by mutex
   };
+  // Runs one step (its run), timing it for running_for().
+  static void run_step(State& state, Step& step);
   static void work(const std::shared_ptr<State>& state);
 
+  const Mode mode_;
   std::shared_ptr<State> state_;
   std::mutex join_mutex_;
   std::thread worker_;
