@@ -717,7 +717,10 @@ class Compiler {
     const memory::desc src_any = image_md(in, blocked && in.channels >= 8, src_type);
     const memory::desc weights_any(fv.dims, weights_type, memory::format_tag::any);
     const memory::desc bias_md = bias ? plain_view(g_.desc(bias->id).shape) : memory::desc();
-    const memory::desc dst_start = graph_output ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
+    // An int8 convolution writes its own layout even for a graph output (reordered into the
+    // caller's buffer after): oneDNN 2.6's only int8 kernel from NHWC to NCHW is its reference one.
+    const memory::desc dst_start =
+        graph_output && !q ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
     auto algorithm = blocked && winograd_candidate(index) ? dnnl::algorithm::convolution_winograd
                                                           : dnnl::algorithm::convolution_direct;
     PostOpArgs post;
