@@ -44,15 +44,17 @@ class Int8Test : public ::testing::Test {
     std::mt19937 rng(11 + seed_++);
     Bytes b(*d.byte_length());
     visit_type(d.data_type, [&]<class T>() {
-      if constexpr (std::is_arithmetic_v<T>) for (size_t i = 0; i < *d.element_count(); ++i) {
-        T v;
-        if constexpr (std::is_floating_point_v<T>) {
-          v = static_cast<T>(std::uniform_real_distribution<double>(lo, hi)(rng));
-        } else {
-          v = static_cast<T>(std::uniform_int_distribution<int64_t>(static_cast<int64_t>(lo), static_cast<int64_t>(hi))(rng));
+      if constexpr (std::is_arithmetic_v<T>)
+        for (size_t i = 0; i < *d.element_count(); ++i) {
+          T v;
+          if constexpr (std::is_floating_point_v<T>) {
+            v = static_cast<T>(std::uniform_real_distribution<double>(lo, hi)(rng));
+          } else {
+            v = static_cast<T>(
+                std::uniform_int_distribution<int64_t>(static_cast<int64_t>(lo), static_cast<int64_t>(hi))(rng));
+          }
+          std::memcpy(b.data() + i * sizeof(T), &v, sizeof(T));
         }
-        std::memcpy(b.data() + i * sizeof(T), &v, sizeof(T));
-      }
     });
     return b;
   }
@@ -77,7 +79,9 @@ class Int8Test : public ::testing::Test {
     return builder_.add_constant(d, BufferRef::adopt(std::move(b)));
   }
   // One scale and zero point of the input's rank.
-  OperandId scalar_scale(size_t rank, float scale) { return constant_of(Shape(rank, 1), kF32, std::vector<float>{scale}); }
+  OperandId scalar_scale(size_t rank, float scale) {
+    return constant_of(Shape(rank, 1), kF32, std::vector<float>{scale});
+  }
   template <class Z>
   OperandId scalar_zp(size_t rank, DataType type, Z zp) {
     return constant_of(Shape(rank, 1), type, std::vector<Z>{zp});
@@ -230,7 +234,8 @@ TEST_F(Int8Test, DepthwiseNhwcPerChannelFloatOutput) {
   a.input_layout = InputLayout::kNhwc;
   a.filter_layout = Conv2dFilterLayout::kOhwi;
   a.bias = OperandRef{constant({24}, kF32, -1, 1)};
-  output(op(OpKind::kClamp, {op(OpKind::kConv2d, {x, weights({24, 3, 3, 1}, {24, 1, 1, 1})}, a)}, ClampAttrs{0.0, 6.0}));
+  output(
+      op(OpKind::kClamp, {op(OpKind::kConv2d, {x, weights({24, 3, 3, 1}, {24, 1, 1, 1})}, a)}, ClampAttrs{0.0, 6.0}));
   check();
   EXPECT_TRUE(all_on_onednn());
 }
@@ -369,12 +374,13 @@ TEST_F(Int8Test, MobileNetBlockInQdqForm) {
   // the block input) -> Q -> DQ -> average pool: the MobileNetV2 block of bench/quantize.py.
   const OperandId image = input({1, 3, 16, 16}, kF32, -2, 2);
   OperandId t = q_tensor(image, 0.02f, kU8, uint8_t{128});
-  auto conv_q = [&](OperandId in, float in_scale, uint8_t in_zp, uint32_t cin, uint32_t cout, Conv2dAttrs a,
-                    bool clamp, float out_scale, uint8_t out_zp) {
+  auto conv_q = [&](OperandId in, float in_scale, uint8_t in_zp, uint32_t cin, uint32_t cout, Conv2dAttrs a, bool clamp,
+                    float out_scale, uint8_t out_zp) {
     const uint32_t per_group = cin / a.groups;
     const uint32_t k = a.padding && (*a.padding)[0] == 1 ? 3 : 1;
     a.bias = OperandRef{constant({cout}, kF32, -0.2, 0.2)};
-    OperandId y = op(OpKind::kConv2d, {dq_tensor(in, in_scale, in_zp), weights({cout, per_group, k, k}, {cout, 1, 1, 1})}, a);
+    OperandId y =
+        op(OpKind::kConv2d, {dq_tensor(in, in_scale, in_zp), weights({cout, per_group, k, k}, {cout, 1, 1, 1})}, a);
     if (clamp) y = op(OpKind::kClamp, {y}, ClampAttrs{0.0, 6.0});
     return q_tensor(y, out_scale, kU8, out_zp);
   };
@@ -399,7 +405,8 @@ TEST_F(Int8Test, MatmulChainRepeatingAnAlgorithm) {
   a.alpha = 0.5;  // itself a linear post-op
   a.c.reset();
   const OperandId z = op(OpKind::kGemm, {input({3, 24}, kF32, -1, 1), constant({24, 16}, kF32, -1, 1)}, a);
-  output(op(OpKind::kClamp, {op(OpKind::kHardSigmoid, {op(OpKind::kLinear, {z}, LinearAttrs{3.0, 0.0})}, HardSigmoidAttrs{})},
+  output(op(OpKind::kClamp,
+            {op(OpKind::kHardSigmoid, {op(OpKind::kLinear, {z}, LinearAttrs{3.0, 0.0})}, HardSigmoidAttrs{})},
             ClampAttrs{0.1, 0.9}));
   check();
   EXPECT_TRUE(all_on_onednn());
@@ -410,9 +417,23 @@ TEST_F(Int8Test, MatmulChainRepeatingAnAlgorithm) {
 TEST_F(Int8Test, StandaloneQuantizeAndDequantizeAreExact) {
   // Ties (x / scale = k + 0.5), saturation, NaN, infinities, -0, and a tensor long enough to be
   // split over threads, in both 8-bit types.
-  std::vector<float> v = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, 1000.0f, -1000.0f, 0.0f, -0.0f,
-                          std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
-                          -std::numeric_limits<float>::infinity(), 127.5f, -128.5f, 254.5f, 3.25f};
+  std::vector<float> v = {0.5f,
+                          1.5f,
+                          2.5f,
+                          -0.5f,
+                          -1.5f,
+                          -2.5f,
+                          1000.0f,
+                          -1000.0f,
+                          0.0f,
+                          -0.0f,
+                          std::numeric_limits<float>::quiet_NaN(),
+                          std::numeric_limits<float>::infinity(),
+                          -std::numeric_limits<float>::infinity(),
+                          127.5f,
+                          -128.5f,
+                          254.5f,
+                          3.25f};
   std::mt19937 rng(3);
   std::uniform_real_distribution<float> real(-300, 300);
   while (v.size() < 100003) v.push_back(std::nearbyint(real(rng) * 2) / 2);  // many exact ties

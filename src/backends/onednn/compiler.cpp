@@ -719,8 +719,7 @@ class Compiler {
     const memory::desc bias_md = bias ? plain_view(g_.desc(bias->id).shape) : memory::desc();
     // An int8 convolution writes its own layout even for a graph output (reordered into the
     // caller's buffer after): oneDNN 2.6's only int8 kernel from NHWC to NCHW is its reference one.
-    const memory::desc dst_start =
-        graph_output && !q ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
+    const memory::desc dst_start = graph_output && !q ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
     auto algorithm = blocked && winograd_candidate(index) ? dnnl::algorithm::convolution_winograd
                                                           : dnnl::algorithm::convolution_direct;
     PostOpArgs post;

@@ -82,7 +82,7 @@ std::optional<ChannelAxis> channel_axis(const Graph& g, const Operation& op) {
       const auto& a = std::get<ConvTranspose2dAttrs>(op.attrs);
       const size_t axis = a.filter_layout == ConvTranspose2dFilterLayout::kIohw   ? 1
                           : a.filter_layout == ConvTranspose2dFilterLayout::kHwoi ? 2
-                                                                                   : 0;
+                                                                                  : 0;
       return ChannelAxis{axis, a.groups};
     }
     case OpKind::kMatmul:
@@ -220,7 +220,8 @@ QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
     bool only_anchors = !readers[value].empty();
     for (size_t r : readers[value]) {
       const auto& a = anchors_[r];
-      only_anchors = only_anchors && a && std::find(a->dequantizes.begin(), a->dequantizes.end(), i) != a->dequantizes.end();
+      only_anchors =
+          only_anchors && a && std::find(a->dequantizes.begin(), a->dequantizes.end(), i) != a->dequantizes.end();
       // The anchor must read the value only in the places the int8 form replaces: input, filter, bias
       // (gemm's c, for one, reads it as a float32 post-op).
       if (only_anchors) {

@@ -32,8 +32,8 @@ struct QuantizedAnchor {
   OperandId src = 0;  // the uint8/int8 input the anchor reads instead of its dequantized form
   float src_scale = 1;
   int32_t src_zero_point = 0;
-  OperandId weights = 0;             // the constant int8 filter (B)
-  std::vector<float> weight_scales;  // one, or one per output channel (all groups)
+  OperandId weights = 0;                   // the constant int8 filter (B)
+  std::vector<float> weight_scales;        // one, or one per output channel (all groups)
   std::optional<std::vector<float>> bias;  // convolutions: the float32 bias values, when there is one
   // The quantizeLinear folded in (kNone: the primitive writes the chain's float32 output).
   size_t quantize = static_cast<size_t>(-1);
