@@ -271,6 +271,14 @@ TEST_F(Int8Test, MatmulBatchedPerChannelQuantized) {
   EXPECT_TRUE(all_on_onednn());
 }
 
+TEST_F(Int8Test, MatmulBatchedWeightsPerChannel) {
+  // B with batches of its own (the batched matmul, per-channel scales on its last axis).
+  const OperandId x = dq_tensor(input({2, 3, 16}, kU8, 0, 255), 0.02f, uint8_t{128});
+  output(q_tensor(op(OpKind::kMatmul, {x, weights({2, 16, 8}, {1, 1, 8})}), 0.05f, kU8, uint8_t{128}));
+  check();
+  EXPECT_TRUE(all_on_onednn());
+}
+
 TEST_F(Int8Test, MatmulPerTensorFloatOutput) {
   const OperandId x = dq_tensor(input({7, 40}, kI8, -128, 127), 0.02f, int8_t{0});
   output(op(OpKind::kMatmul, {x, weights({40, 9}, {1, 1})}));
@@ -290,10 +298,12 @@ TEST_F(Int8Test, GemmTransposedPerChannelWithAlphaAndC) {
 }
 
 TEST_F(Int8Test, GemmQuantizedWithoutC) {
+  // A transposed A too; alpha 2 is a linear post-op, which the quantizeLinear's scale then scales.
   GemmAttrs a;
   a.c.reset();
   a.alpha = 2.0;
-  const OperandId x = dq_tensor(input({4, 16}, kU8, 0, 255), 0.05f, uint8_t{10});
+  a.a_transpose = true;
+  const OperandId x = dq_tensor(input({16, 4}, kU8, 0, 255), 0.05f, uint8_t{10});
   output(q_tensor(op(OpKind::kGemm, {x, weights({16, 8}, {1, 8})}, a), 0.1f, kI8, int8_t{3}));
   check();
   EXPECT_TRUE(all_on_onednn());

@@ -460,7 +460,7 @@ class Compiler {
   // given to oneDNN as a 2-D view of the same bytes.
   // `q`: the anchor's int8 form (quantized.hpp); with a quantizeLinear folded in, the chain's result
   // is divided by its scale: in the output scale (folds_dst_scale: the clamp bounds divided too),
-  // or by a last linear post-op.
+  // or as the scale of the chain's last post-op.
   PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes, bool two_d = false,
                       const QuantizedAnchor* q = nullptr) {
     PostOpArgs out;
