@@ -422,6 +422,33 @@ TEST_F(Int8Test, MatmulChainRepeatingAnAlgorithm) {
   EXPECT_TRUE(all_on_onednn());
 }
 
+// ---- The residual add in one pass ----
+
+TEST_F(Int8Test, ResidualAddInOnePassIsExact) {
+  // uint8 + int8 -> int8, long enough to be split over threads, with the reference's values exactly;
+  // the int8 operand's dequantization is also read elsewhere (it keeps its own step).
+  const OperandId a = input({1, 8, 100, 100}, kU8, 0, 255);
+  const OperandId b = input({1, 8, 100, 100}, kI8, -128, 127);
+  const OperandId db = dq_tensor(b, 0.03f, int8_t{-7});
+  const OperandId sum = op(OpKind::kAdd, {dq_tensor(a, 0.02f, uint8_t{100}), db});
+  output(q_tensor(sum, 0.04f, kI8, int8_t{5}), kExact);
+  output(db, kExact);
+  // Ties: x / scale lands on k + 0.5 for many of these.
+  const OperandId c = input({2, 3, 7}, kU8, 0, 255);
+  const OperandId sum2 = op(OpKind::kAdd, {dq_tensor(c, 0.5f, uint8_t{0}), dq_tensor(c, 0.25f, uint8_t{3})});
+  output(q_tensor(sum2, 1.0f, kU8, uint8_t{0}), kExact);
+  check();
+  EXPECT_TRUE(all_on_onednn());
+}
+
+TEST_F(Int8Test, BroadcastingAddIsNotOnePass) {
+  const OperandId a = input({1, 4, 5, 5}, kU8, 0, 255);
+  const OperandId b = input({1, 4, 1, 1}, kU8, 0, 255);
+  const OperandId sum = op(OpKind::kAdd, {dq_tensor(a, 0.02f, uint8_t{100}), dq_tensor(b, 0.03f, uint8_t{7})});
+  output(q_tensor(sum, 0.04f, kU8, uint8_t{128}), kExact);
+  check();
+}
+
 // ---- The stand-alone kernels ----
 
 TEST_F(Int8Test, StandaloneQuantizeAndDequantizeAreExact) {

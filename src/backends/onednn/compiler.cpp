@@ -385,6 +385,10 @@ class Compiler {
       plan_->placement[index] = "onednn";
       return true;
     }
+    if (const QuantizedAdd* add = quantized_.add(index)) {
+      lower_quantized_add(index, *add);
+      return true;
+    }
     if (const std::optional<QuantizeOp> q = own_quantization(g_, op)) {
       lower_own_quantization(index, *q);
       plan_->placement[index] = "onednn";
@@ -1057,11 +1061,36 @@ class Compiler {
     const size_t n = static_cast<size_t>(*g_.desc(op.inputs[0]).element_count());
     if (plan_->tensors[src].md.get_size() != static_cast<size_t>(*g_.desc(op.inputs[0]).byte_length()))
       src = plain(op.inputs[0]);
-    memory::desc md = plan_->tensors[src].md;
-    md.data.data_type = static_cast<dnnl_data_type_t>(*onednn_type(g_.desc(op.outputs[0]).data_type));
-    const TensorId dst = define(op.outputs[0], md, plan_->tensors[src].axes);
+    const TensorId dst =
+        define(op.outputs[0], retyped(plan_->tensors[src].md, op.outputs[0]), plan_->tensors[src].axes);
     Plan* plan = plan_.get();
     add_run([plan, q, src, dst, n] { run_quantization(q, plan->ptr[src], plan->ptr[dst], n); }, {src}, {dst});
+  }
+
+  // A residual add of a QDQ network in one pass (quantized.hpp): over the first operand's bytes in
+  // its layout (plain when that layout pads channel blocks), the second read in the same layout,
+  // the output written in it.
+  void lower_quantized_add(size_t index, const QuantizedAdd& add) {
+    TensorId a = primary(add.a);
+    const size_t n = static_cast<size_t>(*g_.desc(add.a).element_count());
+    if (plan_->tensors[a].md.get_size() != n) a = plain(add.a);
+    const std::vector<int> axes = plan_->tensors[a].axes;
+    const memory::desc md = plan_->tensors[a].md;
+    const TensorId b = in_layout(add.b, retyped(md, add.b), axes);
+    const TensorId dst = define(add.output, retyped(md, add.output), axes);
+    Plan* plan = plan_.get();
+    add_run([plan, add, a, b, dst, n] { run_quantized_add(add, plan->ptr[a], plan->ptr[b], plan->ptr[dst], n); },
+            {a, b}, {dst});
+    plan_->placement[index] = "onednn";
+    plan_->placement[add.quantize_op] = "onednn";
+    for (size_t dq : add.dequantizes)
+      if (quantized_.absorbed(dq)) plan_->placement[dq] = "onednn";
+  }
+
+  // `md` with the data type of operand `id` (the same layout: offsets count elements).
+  memory::desc retyped(memory::desc md, OperandId id) const {
+    md.data.data_type = static_cast<dnnl_data_type_t>(*onednn_type(g_.desc(id).data_type));
+    return md;
   }
 
   // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours

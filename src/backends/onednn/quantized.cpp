@@ -148,7 +148,7 @@ std::optional<std::vector<float>> bias_values(const Graph& g, OperandId bias, co
 }  // namespace
 
 QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
-    : anchors_(g.operations.size()), absorbed_(g.operations.size(), false) {
+    : anchors_(g.operations.size()), adds_(g.operations.size()), absorbed_(g.operations.size(), false) {
   std::vector<std::vector<size_t>> readers(g.operands.size());
   std::vector<size_t> producer(g.operands.size(), kNone);
   std::vector<bool> is_output(g.operands.size(), false);
@@ -212,13 +212,46 @@ QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
     anchors_[index] = std::move(a);
   }
 
-  // A dequantizeLinear is absorbed when only int8 anchors read its result, through it.
+  // Residual adds: quantizeLinear(dequantizeLinear(a) + dequantizeLinear(b)), per tensor, one shape.
+  for (size_t index = 0; index < g.operations.size(); ++index) {
+    const Operation& op = g.operations[index];
+    if (op.kind != OpKind::kAdd || fusion.fused_into(index) != kNone) continue;
+    const OperandId value = op.outputs[0];
+    if (is_output[value] || readers[value].size() != 1 || g.desc(value).data_type != DataType::kFloat32) continue;
+    const Operation* da = dequantized(op.inputs[0]);
+    const Operation* db = dequantized(op.inputs[1]);
+    const size_t qi = readers[value][0];
+    const Operation& q = g.operations[qi];
+    if (!da || !db || q.kind != OpKind::kQuantizeLinear || q.inputs[0] != value || absorbed_[qi]) continue;
+    const Shape& shape = g.desc(value).shape;
+    if (g.desc(op.inputs[0]).shape != shape || g.desc(op.inputs[1]).shape != shape) continue;
+    const std::optional<QuantizeOp> qa = own_quantization(g, *da);
+    const std::optional<QuantizeOp> qb = own_quantization(g, *db);
+    const std::optional<QuantizeOp> qy = own_quantization(g, q);
+    if (!qa || !qb || !qy) continue;
+    QuantizedAdd a;
+    a.a = da->inputs[0];
+    a.b = db->inputs[0];
+    a.dequantize_a = *qa;
+    a.dequantize_b = *qb;
+    a.quantize = *qy;
+    a.quantize_op = qi;
+    a.output = q.outputs[0];
+    a.dequantizes = {producer[op.inputs[0]], producer[op.inputs[1]]};
+    absorbed_[qi] = true;
+    adds_[index] = std::move(a);
+  }
+
+  // A dequantizeLinear is absorbed when only int8 anchors and one-pass adds read its result,
+  // through it.
   for (size_t i = 0; i < g.operations.size(); ++i) {
     const Operation& op = g.operations[i];
     if (op.kind != OpKind::kDequantizeLinear || is_output[op.outputs[0]]) continue;
     const OperandId value = op.outputs[0];
     bool only_anchors = !readers[value].empty();
     for (size_t r : readers[value]) {
+      if (adds_[r]) continue;  // an add reads it only as one of its two operands, which it replaces
+
       const auto& a = anchors_[r];
       only_anchors =
           only_anchors && a && std::find(a->dequantizes.begin(), a->dequantizes.end(), i) != a->dequantizes.end();
@@ -292,7 +325,7 @@ Z quantize_one(float x, float scale, float zp) {
 }
 
 #pragma GCC push_options
-#pragma GCC target("avx2,fma")
+#pragma GCC target("avx2")
 template <class Z>
 void quantize_avx2(const QuantizeOp& op, const float* in, Z* out, size_t n) {
   constexpr bool is_signed = std::is_same_v<Z, int8_t>;
@@ -328,7 +361,7 @@ void dequantize_avx2(const QuantizeOp& op, const Z* in, float* out, size_t n) {
 #pragma GCC pop_options
 
 bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  static const bool yes = __builtin_cpu_supports("avx2");
   return yes;
 }
 
@@ -351,6 +384,92 @@ void run_serial(const QuantizeOp& op, const void* in, void* out, size_t n) {
 constexpr size_t kParallelGrain = 32768;
 
 }  // namespace
+
+namespace {
+
+template <class A, class B, class Z>
+void quantized_add_serial(const QuantizedAdd& op, const A* a, const B* b, Z* out, size_t n) {
+  const float za = static_cast<float>(op.dequantize_a.zero_point), sa = op.dequantize_a.scale;
+  const float zb = static_cast<float>(op.dequantize_b.zero_point), sb = op.dequantize_b.scale;
+  const float zy = static_cast<float>(op.quantize.zero_point), sy = op.quantize.scale;
+  for (size_t i = 0; i < n; ++i) {
+    const float x = (static_cast<float>(a[i]) - za) * sa + (static_cast<float>(b[i]) - zb) * sb;
+    out[i] = quantize_one<Z>(x, sy, zy);
+  }
+}
+
+#pragma GCC push_options
+#pragma GCC target("avx2")
+// The float32 value of 8 elements of an 8-bit tensor, dequantized.
+template <class Z>
+__m256 dequantize8(const Z* in, __m256 zp, __m256 scale) {
+  const __m128i b = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(in));
+  const __m256i v = std::is_same_v<Z, int8_t> ? _mm256_cvtepi8_epi32(b) : _mm256_cvtepu8_epi32(b);
+  return _mm256_mul_ps(_mm256_sub_ps(_mm256_cvtepi32_ps(v), zp), scale);
+}
+
+template <class A, class B, class Z>
+void quantized_add_avx2(const QuantizedAdd& op, const A* a, const B* b, Z* out, size_t n) {
+  constexpr bool is_signed = std::is_same_v<Z, int8_t>;
+  const __m256 za = _mm256_set1_ps(static_cast<float>(op.dequantize_a.zero_point));
+  const __m256 sa = _mm256_set1_ps(op.dequantize_a.scale);
+  const __m256 zb = _mm256_set1_ps(static_cast<float>(op.dequantize_b.zero_point));
+  const __m256 sb = _mm256_set1_ps(op.dequantize_b.scale);
+  const __m256 zy = _mm256_set1_ps(static_cast<float>(op.quantize.zero_point));
+  const __m256 sy = _mm256_set1_ps(op.quantize.scale);
+  const __m256 lo = _mm256_set1_ps(is_signed ? -128.0f : 0.0f), hi = _mm256_set1_ps(is_signed ? 127.0f : 255.0f);
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    // The sum of the two rounded products, as the reference adds them (this code is compiled
+    // without FMA, so no multiply-add contracts them).
+    const __m256 x = _mm256_add_ps(dequantize8(a + i, za, sa), dequantize8(b + i, zb, sb));
+    __m256 r = _mm256_add_ps(_mm256_round_ps(_mm256_div_ps(x, sy), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), zy);
+    const __m256 ordered = _mm256_cmp_ps(r, r, _CMP_ORD_Q);
+    r = _mm256_and_ps(_mm256_min_ps(_mm256_max_ps(r, lo), hi), ordered);
+    const __m256i v = _mm256_cvtps_epi32(r);
+    const __m128i w = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out + i), is_signed ? _mm_packs_epi16(w, w) : _mm_packus_epi16(w, w));
+  }
+  quantized_add_serial(op, a + i, b + i, out + i, n - i);
+}
+#pragma GCC pop_options
+
+template <class A, class B, class Z>
+void quantized_add(const QuantizedAdd& op, const void* a, const void* b, void* out, size_t n) {
+  const auto* x = static_cast<const A*>(a);
+  const auto* y = static_cast<const B*>(b);
+  auto* z = static_cast<Z*>(out);
+  const auto part = [&](size_t begin, size_t count) {
+    if (has_avx2()) return quantized_add_avx2(op, x + begin, y + begin, z + begin, count);
+    quantized_add_serial(op, x + begin, y + begin, z + begin, count);
+  };
+  if (n < 2 * kParallelGrain || omp_get_max_threads() == 1) return part(0, n);
+  const auto chunks = static_cast<int64_t>((n + kParallelGrain - 1) / kParallelGrain);
+#pragma omp parallel for schedule(static)
+  for (int64_t c = 0; c < chunks; ++c) {
+    const size_t begin = static_cast<size_t>(c) * kParallelGrain;
+    part(begin, std::min(kParallelGrain, n - begin));
+  }
+}
+
+template <class A, class B>
+void quantized_add_to(const QuantizedAdd& op, const void* a, const void* b, void* out, size_t n) {
+  op.quantize.is_signed ? quantized_add<A, B, int8_t>(op, a, b, out, n)
+                        : quantized_add<A, B, uint8_t>(op, a, b, out, n);
+}
+
+template <class A>
+void quantized_add_from(const QuantizedAdd& op, const void* a, const void* b, void* out, size_t n) {
+  op.dequantize_b.is_signed ? quantized_add_to<A, int8_t>(op, a, b, out, n)
+                            : quantized_add_to<A, uint8_t>(op, a, b, out, n);
+}
+
+}  // namespace
+
+void run_quantized_add(const QuantizedAdd& op, const void* a, const void* b, void* out, size_t n) {
+  op.dequantize_a.is_signed ? quantized_add_from<int8_t>(op, a, b, out, n)
+                            : quantized_add_from<uint8_t>(op, a, b, out, n);
+}
 
 void run_quantization(const QuantizeOp& op, const void* in, void* out, size_t n) {
   const auto serial = op.is_signed ? run_serial<int8_t> : run_serial<uint8_t>;

@@ -13,6 +13,9 @@
 // one zero point for the source and one for the destination. Every other quantized pattern (block
 // scales, weight zero points, per-channel activation scales, float16 scales, ...) runs as before.
 //
+// The residual add of a QDQ network, dequantizeLinear of both operands, add, quantizeLinear, runs as
+// one pass of our own over the 8-bit tensors (exactly the reference's values).
+//
 // Also: stand-alone per-tensor dequantizeLinear (uint8/int8 -> float32) and quantizeLinear
 // (float32 -> uint8/int8) kernels of our own, vectorised, computing exactly what the reference
 // kernels compute (docs/onednn.md, "int8").
@@ -43,9 +46,30 @@ struct QuantizedAnchor {
   std::vector<size_t> dequantizes;  // the dequantizeLinear operations it reads through
 };
 
+// A per-tensor quantize/dequantize (see own_quantization below).
+struct QuantizeOp {
+  bool quantize = false;
+  bool is_signed = false;  // int8 (else uint8)
+  float scale = 1;
+  int32_t zero_point = 0;
+};
+
+// quantizeLinear(dequantizeLinear(a) + dequantizeLinear(b)), all per tensor and of one shape (the
+// residual add of a QDQ network): one pass of our own over the 8-bit operands, computing what the
+// three reference kernels and the float32 add compute.
+struct QuantizedAdd {
+  OperandId a = 0, b = 0;  // the 8-bit operands
+  QuantizeOp dequantize_a, dequantize_b, quantize;
+  size_t quantize_op = static_cast<size_t>(-1);
+  OperandId output = 0;  // the quantizeLinear's
+  std::vector<size_t> dequantizes;
+};
+
 class QuantizedFusion {
  public:
   QuantizedFusion(const Graph& graph, const Fusion& fusion);
+  // The one-pass form of add `index`, when it has one.
+  const QuantizedAdd* add(size_t index) const { return adds_[index] ? &*adds_[index] : nullptr; }
   // The int8 form of anchor `index`, when it has one.
   const QuantizedAnchor* anchor(size_t index) const { return anchors_[index] ? &*anchors_[index] : nullptr; }
   // Whether operation `index` (a dequantizeLinear or quantizeLinear) is computed inside int8
@@ -58,21 +82,18 @@ class QuantizedFusion {
 
  private:
   std::vector<std::optional<QuantizedAnchor>> anchors_;
+  std::vector<std::optional<QuantizedAdd>> adds_;
   std::vector<bool> absorbed_;
 };
 
 // A per-tensor quantizeLinear (float32 -> uint8/int8) or dequantizeLinear (uint8/int8 -> float32)
 // with constant scale and zero point: the operations our own kernel runs.
-struct QuantizeOp {
-  bool quantize = false;
-  bool is_signed = false;  // int8 (else uint8)
-  float scale = 1;
-  int32_t zero_point = 0;
-};
 std::optional<QuantizeOp> own_quantization(const Graph& graph, const Operation& op);
 
 // Runs `op` over `n` elements (uint8/int8 in, float32 out, or the reverse), split over the calling
 // thread's OpenMP team for large tensors. The results are those of the reference kernels.
 void run_quantization(const QuantizeOp& op, const void* in, void* out, size_t n);
+// The same for a QuantizedAdd over `n` elements of `a`, `b` and `out` (in one layout).
+void run_quantized_add(const QuantizedAdd& op, const void* a, const void* b, void* out, size_t n);
 
 }  // namespace webnn::onednn
