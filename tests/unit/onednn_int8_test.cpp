@@ -263,6 +263,22 @@ TEST_F(Int8Test, ConvTranspose2dPerChannel) {
   for (const std::string& p : where(OpKind::kConvTranspose2d)) EXPECT_EQ(p, "onednn");
 }
 
+TEST_F(Int8Test, GroupedDilatedConvolutionsWithZeroPoints) {
+  // oneDNN's gemm-based int8 kernels: grouped, dilated, per-channel, both zero points.
+  const OperandId x = dq_tensor(input({1, 8, 9, 9}, kI8, -128, 127), 0.02f, int8_t{100});
+  Conv2dAttrs a = conv({2, 2, 2, 2}, {1, 1}, 2);
+  a.dilations = std::vector<uint32_t>{2, 2};
+  output(q_tensor(op(OpKind::kConv2d, {x, weights({6, 4, 3, 3}, {6, 1, 1, 1})}, a), 0.02f, kI8, int8_t{-3}));
+  const OperandId y = dq_tensor(input({1, 8, 5, 5}, kU8, 0, 255), 0.02f, uint8_t{100});
+  ConvTranspose2dAttrs t;
+  t.strides = std::vector<uint32_t>{2, 2};
+  t.dilations = std::vector<uint32_t>{2, 2};
+  t.groups = 2;
+  output(q_tensor(op(OpKind::kConvTranspose2d, {y, weights({8, 6, 3, 3}, {1, 6, 1, 1})}, t), 0.02f, kU8, uint8_t{128}));
+  check();
+  EXPECT_TRUE(all_on_onednn());
+}
+
 TEST_F(Int8Test, MatmulBatchedPerChannelQuantized) {
   const OperandId x = dq_tensor(input({2, 5, 32}, kU8, 0, 255), 0.01f, uint8_t{60});
   const OperandId y = op(OpKind::kMatmul, {x, weights({32, 24}, {1, 24})});
