@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """The network benchmark: MobileNetV2 (../shared/models), the same MobileNetV2 converted to float16
-(weights and input, by bench/to_float16.py), ResNet-50 and a BERT-base encoder layer
+(weights and input, by bench/to_float16.py) and quantized to int8 in QDQ form (per-channel int8
+weights, uint8 activations calibrated on the shared input.npy, by bench/quantize.py), ResNet-50 and a
+BERT-base encoder layer
 (bench/networks.py, built through the Python API), each run by `webnn bench` on the onednn and
 reference backends and by ONNX Runtime (tools/ort/ort_run.mjs) on the ONNX export of the very same
 graph file, in the same run, batch 1, on the same input data. Prints one Markdown table.
@@ -15,9 +17,9 @@ the rounds of each round's p50. The reference backend runs one round of fewer it
 the time of `build()` (oneDNN primitive creation and weight reordering) and of ONNX Runtime's
 session creation; peak RSS is each process's high-water mark (VmHWM of /proc/self/status).
 
-A float16 network's rounds also time its float32 original on onednn, so that the table's float16 /
-float32 ratio compares runs taken side by side, and its embedding on the shared input.npy is
-compared with the float32 one (cosine similarity). When ONNX Runtime cannot run a model (no CPU
+A float16 or int8 network's rounds also time its float32 original on onednn, so that the table's
+float16 / float32 and int8 / float32 ratios compare runs taken side by side, and its embedding on the
+shared input.npy is compared with the float32 one (cosine similarity). When ONNX Runtime cannot run a model (no CPU
 kernel for a node), its row says so instead of a time.
 
 Then the accuracy table of bench/accuracy.py --summary: every element-wise operation's largest
@@ -41,10 +43,12 @@ sys.path.insert(0, HERE)
 import accuracy  # noqa: E402
 import networks  # noqa: E402
 
+import quantize  # noqa: E402
 import to_float16  # noqa: E402
 
-NETWORKS = ["mobilenetv2", "mobilenetv2_float16", "resnet50", "bert_encoder"]
-FLOAT16_OF = {"mobilenetv2_float16": "mobilenetv2"}  # float16 network -> its float32 original
+NETWORKS = ["mobilenetv2", "mobilenetv2_float16", "mobilenetv2_int8", "resnet50", "bert_encoder"]
+# float16 or int8 network -> its float32 original
+ORIGINAL_OF = {"mobilenetv2_float16": "mobilenetv2", "mobilenetv2_int8": "mobilenetv2"}
 
 
 def run(cmd, may_fail=False):
@@ -73,8 +77,12 @@ def metrics(text):
 
 def prepare(name, args, webnn, work):
     """The graph file of network `name` and its input arguments (NAME=FILE.npy)."""
-    if name in FLOAT16_OF:
-        graph32, feeds32 = prepare(FLOAT16_OF[name], args, webnn, work)
+    if name == "mobilenetv2_int8":  # calibrated on the shared photo, timed on the float32 network's input
+        graph32, feeds32 = prepare(ORIGINAL_OF[name], args, webnn, work)
+        photo = os.path.join(args.shared, "models", "mobilenetv2", "input.npy")
+        return quantize.quantize(graph32, os.path.join(work, name), [f"input={photo}"], args.webnn), feeds32
+    if name in ORIGINAL_OF:
+        graph32, feeds32 = prepare(ORIGINAL_OF[name], args, webnn, work)
         graph = to_float16.to_float16(graph32, os.path.join(work, name))
         feeds = []
         for feed in feeds32:
@@ -107,8 +115,8 @@ def bench_network(name, args, webnn, work):
     inputs = [a for feed in feeds for a in ("--input", feed)]
     common = ["--threads", str(args.threads), "--warmup", "5"] + inputs
     original = None
-    if name in FLOAT16_OF:  # the float32 original, timed in the same rounds
-        graph32, feeds32 = prepare(FLOAT16_OF[name], args, webnn, work)
+    if name in ORIGINAL_OF:  # the float32 original, timed in the same rounds
+        graph32, feeds32 = prepare(ORIGINAL_OF[name], args, webnn, work)
         original = [graph32, "--backend", "onednn", "--iterations", str(args.iterations), "--threads",
                     str(args.threads), "--warmup", "5"] + [a for feed in feeds32 for a in ("--input", feed)]
     ours, ort, ours32 = [], [], []
@@ -147,18 +155,20 @@ def bench_network(name, args, webnn, work):
     if original:
         result["float32_ms"] = median(ours32, "p50_ms")
         result["rounds_float32"] = [r["p50_ms"] for r in ours32]
-        result["cosine"] = embedding_cosine(graph, graph32, args, work)
+        result["cosine"] = embedding_cosine(graph, graph32, name.endswith("_float16"), args, work)
     return result
 
 
-def embedding_cosine(graph16, graph32, args, work):
-    """Cosine similarity of the float16 and float32 networks' outputs on onednn, on the shared
-    MobileNetV2 input (a real photo)."""
+def embedding_cosine(graph_low, graph32, float16, args, work):
+    """Cosine similarity of the float16 (or int8) and float32 networks' outputs on onednn, on the
+    shared MobileNetV2 input (a real photo)."""
     npy = os.path.join(args.shared, "models", "mobilenetv2", "input.npy")
-    npy16 = os.path.join(work, "input_float16.npy")
-    to_float16.convert_npy(npy, npy16)
+    npy_low = npy
+    if float16:
+        npy_low = os.path.join(work, "input_float16.npy")
+        to_float16.convert_npy(npy, npy_low)
     outputs = []
-    for graph, feed, out in ((graph16, npy16, "out16"), (graph32, npy, "out32")):
+    for graph, feed, out in ((graph_low, npy_low, "out_low"), (graph32, npy, "out32")):
         out_dir = os.path.join(work, out)
         run([args.webnn, "run", graph, "--backend", "onednn", "--threads", str(args.threads), "--input",
              f"input={feed}", "--output-dir", out_dir])

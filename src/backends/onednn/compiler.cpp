@@ -17,6 +17,7 @@
 #include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
 #include "backends/onednn/plan.hpp"
+#include "backends/onednn/quantized.hpp"
 #include "backends/reference/kernels.hpp"
 #include "core/float16.hpp"
 
@@ -59,18 +60,20 @@ Dims row_major_strides(const Dims& dims) {
   return strides;
 }
 
-// The float32 memory descriptor of a row-major tensor of `shape` seen through `axes`: logical
-// dimension i of the descriptor is axis axes[i] of the tensor (empty `axes`: the identity).
-memory::desc plain_view(const Shape& shape, const std::vector<int>& axes = {}) {
+// The memory descriptor (float32 unless `type` says otherwise) of a row-major tensor of `shape`
+// seen through `axes`: logical dimension i of the descriptor is axis axes[i] of the tensor (empty
+// `axes`: the identity).
+memory::desc plain_view(const Shape& shape, const std::vector<int>& axes = {},
+                        memory::data_type type = memory::data_type::f32) {
   const Dims dims = dims_of(shape);
   const Dims strides = row_major_strides(dims);
-  if (axes.empty()) return memory::desc(dims, memory::data_type::f32, strides);
+  if (axes.empty()) return memory::desc(dims, type, strides);
   Dims d, s;
   for (int a : axes) {
     d.push_back(dims[static_cast<size_t>(a)]);
     s.push_back(strides[static_cast<size_t>(a)]);
   }
-  return memory::desc(d, memory::data_type::f32, s);
+  return memory::desc(d, type, s);
 }
 
 // The dims of a oneDNN descriptor as a Shape.
@@ -88,11 +91,11 @@ Shape pad_rank(const Shape& shape, size_t rank) {
 }
 
 // A row-major tensor as the 2-D view [product of all dims but the last, last dim] of its bytes.
-memory::desc as_rows(const Shape& shape) {
+memory::desc as_rows(const Shape& shape, memory::data_type type = memory::data_type::f32) {
   const int64_t cols = shape.empty() ? 1 : shape.back();
   int64_t rows = 1;
   for (size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
-  return memory::desc({rows, cols}, memory::data_type::f32, Dims{cols, 1});
+  return memory::desc({rows, cols}, type, Dims{cols, 1});
 }
 
 // Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
@@ -102,13 +105,30 @@ std::vector<int> image_axes(InputLayout layout) {
 
 bool is_f32(const OperandDescriptor& desc) { return desc.data_type == DataType::kFloat32; }
 
+// The oneDNN type of the tensors that carry a layout: float32, and the 8-bit types of int8 QDQ
+// (quantized.hpp). Every other type stays plain, with no descriptor.
+std::optional<memory::data_type> onednn_type(DataType type) {
+  switch (type) {
+    case DataType::kFloat32:
+      return memory::data_type::f32;
+    case DataType::kUint8:
+      return memory::data_type::u8;
+    case DataType::kInt8:
+      return memory::data_type::s8;
+    default:
+      return std::nullopt;
+  }
+}
+bool has_md(const OperandDescriptor& desc) { return onednn_type(desc.data_type).has_value(); }
+
 class Compiler {
  public:
   Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options, bool finite_inputs)
       : g_(*graph),
         plan_(std::make_unique<Plan>()),
         specials_(may_hold_specials(g_, !finite_inputs)),
-        fusion_(g_, specials_) {
+        fusion_(g_, specials_),
+        quantized_(g_, fusion_) {
     plan_->graph = std::move(graph);
     plan_->engine = cpu_engine();
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
@@ -124,17 +144,26 @@ class Compiler {
 
   std::unique_ptr<Plan> compile() {
     for (size_t i = 0; i < g_.operations.size(); ++i) {
-      if (fusion_.fused_into(i) != kNone) continue;  // lowered with its anchor
-      if (lower_onednn(i)) continue;
-      fusion_.unfuse(i);
-      lower_reference(i);
+      if (fusion_.fused_into(i) != kNone || quantized_.absorbed(i)) continue;  // lowered with its anchor
+      lower(i);
     }
     bind_graph_outputs();
     return std::move(plan_);
   }
 
  private:
+  void lower(size_t index) {
+    if (lower_onednn(index)) return;
+    fusion_.unfuse(index);
+    lower_reference(index);
+  }
+
   // ---- Tensors ----
+
+  // The row-major descriptor of operand `id` seen through `axes`, in its own type (has_md).
+  memory::desc plain_md(OperandId id, const std::vector<int>& axes = {}) const {
+    return plain_view(g_.desc(id).shape, axes, *onednn_type(g_.desc(id).data_type));
+  }
 
   TensorId add_tensor(PlanTensor t) {
     plan_->tensors.push_back(std::move(t));
@@ -150,7 +179,7 @@ class Compiler {
     t.operand = id;
     t.desc = operand.desc;
     t.bytes = static_cast<size_t>(*operand.desc.byte_length());
-    if (is_f32(t.desc)) t.md = plain_view(t.desc.shape);
+    if (has_md(t.desc)) t.md = plain_md(id);
     if (operand.kind == OperandKind::kInput) {
       t.home = Home::kGraphInput;
       for (size_t i = 0; i < g_.inputs.size(); ++i)
@@ -183,10 +212,10 @@ class Compiler {
     t.operand = id;
     t.desc = g_.desc(id);
     t.bytes = static_cast<size_t>(*t.desc.byte_length());
-    if (is_f32(t.desc)) {
+    if (has_md(t.desc)) {
       t.md = md;
       t.axes = std::move(axes);
-      t.plain = md == plain_view(t.desc.shape, t.axes);
+      t.plain = md == plain_md(id, t.axes);
       // A blocked layout pads its channels to whole blocks (2 channels take a block of 8 or 16):
       // the buffer is what the layout spans, not the logical size.
       t.bytes = std::max(t.bytes, md.get_size());
@@ -201,7 +230,7 @@ class Compiler {
   // Operand `id` in the layout `md` over `axes`, reordered (once per layout) when it is not there
   // yet. Constants are reordered here, at compile time. Any plain request is served by plain().
   TensorId in_layout(OperandId id, const memory::desc& md, const std::vector<int>& axes = {}) {
-    if (md == plain_view(g_.desc(id).shape, axes)) return plain(id);
+    if (md == plain_md(id, axes)) return plain(id);
     const TensorId p = primary(id);
     if (same_layout(p, md, axes)) return p;
     for (TensorId v : variants_[id])
@@ -209,7 +238,7 @@ class Compiler {
     // From the primary tensor when it has these axes, else from the plain bytes seen through them.
     const bool direct = plan_->tensors[p].axes == axes;
     const TensorId src = direct ? p : plain(id);
-    return add_variant(id, src, direct ? plan_->tensors[p].md : plain_view(g_.desc(id).shape, axes), md, axes);
+    return add_variant(id, src, direct ? plan_->tensors[p].md : plain_md(id, axes), md, axes);
   }
 
   // Operand `id` in plain row-major layout: what reference kernels, copies and plain views read.
@@ -221,7 +250,7 @@ class Compiler {
       if (t == kNone && plan_->tensors[v].plain) t = v;
     if (t == kNone) {
       const std::vector<int>& axes = plan_->tensors[p].axes;
-      t = add_variant(id, p, plan_->tensors[p].md, plain_view(g_.desc(id).shape, axes), axes);
+      t = add_variant(id, p, plan_->tensors[p].md, plain_md(id, axes), axes);
     }
     plan_->plain_of[id] = t;
     return t;
@@ -236,7 +265,7 @@ class Compiler {
     t.desc = g_.desc(id);
     t.md = md;
     t.axes = axes;
-    t.plain = md == plain_view(t.desc.shape, axes);
+    t.plain = md == plain_md(id, axes);
     t.bytes = md.get_size();
     const bool constant = g_.operands[id].kind == OperandKind::kConstant;
     if (constant) {
@@ -269,7 +298,7 @@ class Compiler {
     while (t.view_of) root = *t.view_of, t = plan_->tensors[root];
     t.operand = id;
     t.desc = g_.desc(id);
-    t.md = is_f32(t.desc) ? plain_view(t.desc.shape) : memory::desc();
+    t.md = has_md(t.desc) ? plain_md(id) : memory::desc();
     t.axes.clear();
     t.plain = true;
     t.view_of = root;
@@ -339,7 +368,7 @@ class Compiler {
     for_each_input(op, [&](OperandId id) { reads.push_back(plain(id)); });
     reference::Kernel kernel = reference::make_kernel(g_, op);  // throws NotSupportedError
     for (OperandId id : op.outputs) {
-      writes.push_back(define(id, is_f32(g_.desc(id)) ? plain_view(g_.desc(id).shape) : memory::desc()));
+      writes.push_back(define(id, has_md(g_.desc(id)) ? plain_md(id) : memory::desc()));
       plan_->plain_of[id] = writes.back();
     }
     Plan* plan = plan_.get();
@@ -355,6 +384,20 @@ class Compiler {
       lower_float16_conversion(op);
       plan_->placement[index] = "onednn";
       return true;
+    }
+    if (const QuantizedAdd* add = quantized_.add(index)) {
+      lower_quantized_add(index, *add);
+      return true;
+    }
+    if (const std::optional<QuantizeOp> q = own_quantization(g_, op)) {
+      lower_own_quantization(index, *q);
+      plan_->placement[index] = "onednn";
+      return true;
+    }
+    if (const QuantizedAnchor* q = quantized_.anchor(index)) {
+      if (lower_int8(index, *q)) return true;
+      // The float32 path: the dequantizations it reads through get their own steps now.
+      for (size_t dq : quantized_.release(index)) lower(dq);
     }
     bool all_f32 = true;
     for_each_input(op, [&](OperandId id) { all_f32 = all_f32 && is_f32(g_.desc(id)); });
@@ -419,13 +462,29 @@ class Compiler {
   };
   // `two_d` is set for a matmul run as one 2-D matmul (runs_as_rows): every binary operand is then
   // given to oneDNN as a 2-D view of the same bytes.
-  PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes, bool two_d = false) {
+  // `q`: the anchor's int8 form (quantized.hpp); with a quantizeLinear folded in, the chain's result
+  // is divided by its scale: in the output scale (folds_dst_scale: the clamp bounds divided too),
+  // or as the scale of the chain's last post-op.
+  PostOpArgs post_ops(size_t anchor, const memory::desc& dst_md, const std::vector<int>& axes, bool two_d = false,
+                      const QuantizedAnchor* q = nullptr) {
     PostOpArgs out;
     int index = 0;
     const Shape& out_shape = g_.desc(fusion_.chain_output(anchor)).shape;
-    for (const PostOp& p : fusion_.post_ops(anchor)) {
+    const bool quantize = q && q->quantize != kNone;
+    const float inverse = quantize ? 1 / q->dst_scale : 1;
+    const bool folded = quantize && folds_dst_scale(anchor);
+    const std::vector<PostOp>& chain = fusion_.post_ops(anchor);
+    for (const PostOp& p : chain) {
       if (!p.binary) {
-        out.ops.append_eltwise(1.0f, p.algorithm, p.alpha, p.beta);
+        // relu(x) / s = relu(x / s) and clamp(x, lo, hi) / s = clamp(x / s, lo / s, hi / s) for s > 0.
+        // Otherwise the last post-op (the chain is all element-wise then) scales its result by 1 / s:
+        // not a linear post-op of its own, as oneDNN 2.6's brgemm matmul gives a second post-op of
+        // the same algorithm the first one's parameters (tested).
+        const bool clip = p.algorithm == dnnl::algorithm::eltwise_clip;
+        const bool last = &p == &chain.back();
+        out.ops.append_eltwise(quantize && !folded && last ? inverse : 1.0f, p.algorithm,
+                               folded && clip ? p.alpha * inverse : p.alpha,
+                               folded && clip ? p.beta * inverse : p.beta);
       } else if (g_.desc(p.other).shape == out_shape && !out.sum_operand &&
                  (p.algorithm == dnnl::algorithm::binary_add || p.algorithm == dnnl::algorithm::binary_sub)) {
         // x - other = x + (-1) * other
@@ -453,6 +512,60 @@ class Compiler {
       ++index;
     }
     return out;
+  }
+
+  // Whether the chain of `anchor` commutes with a division by a positive scale: relu, leakyRelu
+  // and clamp post-ops only (quantizeLinear's scale then folds into the output scale).
+  bool folds_dst_scale(size_t anchor) const {
+    const std::vector<PostOp>& post = fusion_.post_ops(anchor);
+    return std::all_of(post.begin(), post.end(), [](const PostOp& p) {
+      return !p.binary &&
+             (p.algorithm == dnnl::algorithm::eltwise_relu || p.algorithm == dnnl::algorithm::eltwise_clip);
+    });
+  }
+
+  // The attributes of an int8 primitive: one output scale (x's scale times w's, divided by the
+  // folded quantizeLinear's) per tensor or per output channel (`channel_mask`), and the source and
+  // destination zero points.
+  void set_int8_attr(dnnl::primitive_attr& attr, size_t anchor, const QuantizedAnchor& q, int channel_mask) {
+    const bool quantize = q.quantize != kNone;
+    const float divide = quantize && folds_dst_scale(anchor) ? q.dst_scale : 1.0f;
+    std::vector<float> scales;
+    for (float w : q.weight_scales) scales.push_back(q.src_scale * w / divide);
+    attr.set_output_scales(scales.size() == 1 ? 0 : channel_mask, scales);
+    if (q.src_zero_point != 0) attr.set_zero_points(DNNL_ARG_SRC, 0, {q.src_zero_point});
+    if (quantize && q.dst_zero_point != 0) attr.set_zero_points(DNNL_ARG_DST, 0, {q.dst_zero_point});
+  }
+
+  // The int8 primitive of an anchor (quantized.hpp); false when oneDNN has none for it.
+  bool lower_int8(size_t index, const QuantizedAnchor& q) {
+    const OpKind kind = g_.operations[index].kind;
+    bool lowered = false;
+    try {
+      lowered = kind == OpKind::kMatmul || kind == OpKind::kGemm ? lower_matmul(index, &q) : lower_conv(index, &q);
+    } catch (const dnnl::error&) {
+      lowered = false;
+    }
+    if (!lowered) return false;
+    plan_->placement[index] = "onednn";
+    for (size_t fused : fusion_.chain(index)) plan_->placement[fused] = "onednn";
+    for (size_t dq : q.dequantizes)
+      if (quantized_.absorbed(dq)) plan_->placement[dq] = "onednn";
+    if (q.quantize != kNone) plan_->placement[q.quantize] = "onednn";
+    return true;
+  }
+
+  // A float32 tensor of `values` the plan owns (an int8 convolution's rescaled bias).
+  TensorId owned_f32(const std::vector<float>& values) {
+    PlanTensor t;
+    t.scratch = true;
+    t.desc = {DataType::kFloat32, {static_cast<uint32_t>(values.size())}};
+    t.md = plain_view(t.desc.shape);
+    t.bytes = values.size() * sizeof(float);
+    t.home = Home::kOwned;
+    const auto* bytes = reinterpret_cast<const std::byte*>(values.data());
+    t.index = add_owned(std::span<const std::byte>(bytes, t.bytes));
+    return add_tensor(std::move(t));
   }
 
   // Whether operation `index` may overwrite the bytes of tensor `t`: they are intermediate, hold
@@ -513,14 +626,15 @@ class Compiler {
   // descriptor without post-ops tells which layout the destination takes.
   template <class PD, class MakeDesc>
   PD make_fused_pd(size_t anchor, const std::vector<int>& axes, memory::desc dst_md, MakeDesc&& make_desc,
-                   PostOpArgs& post, bool two_d = false) {
+                   PostOpArgs& post, bool two_d = false, const QuantizedAnchor* q = nullptr, int channel_mask = 0) {
     if (dst_md.data.format_kind == dnnl_format_kind_any) {
       PD probe(make_desc(dst_md), scratchpad_attr(), cpu_engine());
       dst_md = probe.dst_desc();
     }
-    post = post_ops(anchor, dst_md, axes, two_d);
+    post = post_ops(anchor, dst_md, axes, two_d, q);
     dnnl::primitive_attr attr = scratchpad_attr();
     attr.set_post_ops(post.ops);
+    if (q) set_int8_attr(attr, anchor, *q, channel_mask);
     return PD(make_desc(dst_md), attr, cpu_engine());
   }
 
@@ -549,7 +663,9 @@ class Compiler {
     return fv.kernel[0] == 3 && fv.kernel[1] == 3 && in.channels % 16 == 0 && out.channels % 16 == 0;
   }
 
-  bool lower_conv(size_t index) {
+  // `q`: the int8 form (quantized.hpp): reads the 8-bit input and filter, writes the quantized
+  // output when a quantizeLinear is folded in.
+  bool lower_conv(size_t index, const QuantizedAnchor* q = nullptr) {
     const Operation& op = g_.operations[index];
     const bool transposed = op.kind == OpKind::kConvTranspose2d;
     // The options both convolutions share.
@@ -566,8 +682,12 @@ class Compiler {
           }
         },
         op.attrs);
-    const OperandId input = op.inputs[0], filter = op.inputs[1];
-    const OperandId output = op.outputs[0], final_output = fusion_.chain_output(index);
+    const OperandId input = q ? q->src : op.inputs[0], filter = q ? q->weights : op.inputs[1];
+    const OperandId output = op.outputs[0];
+    const OperandId final_output = q && q->quantize != kNone ? q->quantized_output : fusion_.chain_output(index);
+    const memory::data_type src_type = *onednn_type(g_.desc(input).data_type);
+    const memory::data_type dst_type = *onednn_type(g_.desc(final_output).data_type);
+    const memory::data_type weights_type = q ? memory::data_type::s8 : memory::data_type::f32;
     const std::vector<int> axes = image_axes(layout);
     const ImageDims in = image_dims(g_.desc(input).shape, layout);
     const ImageDims out = image_dims(g_.desc(output).shape, layout);
@@ -593,24 +713,33 @@ class Compiler {
     // read as it is; a graph output is written plain, and its input is then left to oneDNN, which
     // has no fast kernel from nChw16c to plain), else the layout oneDNN prefers.
     const bool graph_output = first_output_[final_output] != kNone;
-    const bool blocked = blocked_convs_ && !transposed && !graph_output;
-    const auto image_md = [](const ImageDims& d, bool block) {
-      return memory::desc({d.batches, d.channels, d.height, d.width}, memory::data_type::f32,
+    const bool blocked = blocked_convs_ && !transposed && !graph_output && !q;
+    const auto image_md = [](const ImageDims& d, bool block, memory::data_type type) {
+      return memory::desc({d.batches, d.channels, d.height, d.width}, type,
                           block ? memory::format_tag::nChw16c : memory::format_tag::any);
     };
-    const memory::desc src_any = image_md(in, blocked && in.channels >= 8);
-    const memory::desc weights_any(fv.dims, memory::data_type::f32, memory::format_tag::any);
+    const memory::desc src_any = image_md(in, blocked && in.channels >= 8, src_type);
+    const memory::desc weights_any(fv.dims, weights_type, memory::format_tag::any);
     const memory::desc bias_md = bias ? plain_view(g_.desc(bias->id).shape) : memory::desc();
-    const memory::desc dst_start =
-        graph_output ? plain_view(g_.desc(final_output).shape, axes) : image_md(out, blocked);
+    // An int8 convolution writes its own layout even for a graph output (reordered into the
+    // caller's buffer after): oneDNN 2.6's only int8 kernel from NHWC to NCHW is its reference one.
+    const memory::desc dst_start = graph_output && !q ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
     auto algorithm = blocked && winograd_candidate(index) ? dnnl::algorithm::convolution_winograd
                                                           : dnnl::algorithm::convolution_direct;
     PostOpArgs post;
     auto run_conv = [&](const auto& pd, dnnl::primitive primitive) {
       std::vector<StepArg> args;
       args.push_back({DNNL_ARG_SRC, in_layout(input, pd.src_desc(), axes), pd.src_desc()});
-      args.push_back({DNNL_ARG_WEIGHTS, weights(filter, fv, pd.weights_desc()), pd.weights_desc()});
-      if (bias) args.push_back({DNNL_ARG_BIAS, plain(bias->id), bias_md});
+      args.push_back({DNNL_ARG_WEIGHTS, weights(filter, fv, pd.weights_desc(), weights_type), pd.weights_desc()});
+      if (bias && q) {
+        // oneDNN 2.6 adds the bias to the int32 accumulator, before the output scale.
+        std::vector<float> scaled(*q->bias);
+        for (size_t c = 0; c < scaled.size(); ++c)
+          scaled[c] /= q->src_scale * q->weight_scales[q->weight_scales.size() == 1 ? 0 : c];
+        args.push_back({DNNL_ARG_BIAS, owned_f32(scaled), bias_md});
+      } else if (bias) {
+        args.push_back({DNNL_ARG_BIAS, plain(bias->id), bias_md});
+      }
       for (StepArg& a : post.args) args.push_back(a);
       const TensorId dst = fused_destination(index, final_output, pd.dst_desc(), axes, post.sum_operand);
       args.push_back({DNNL_ARG_DST, dst, pd.dst_desc()});
@@ -623,7 +752,7 @@ class Compiler {
                                                  dnnl::algorithm::deconvolution_direct, src_any, weights_any, bias_md,
                                                  dst, s, d, pl, pr);
       };
-      const PD pd = make_fused_pd<PD>(index, axes, dst_start, make, post);
+      const PD pd = make_fused_pd<PD>(index, axes, dst_start, make, post, false, q, 1 << 1);
       run_conv(pd, dnnl::deconvolution_forward(pd));
     } else {
       using PD = dnnl::convolution_forward::primitive_desc;
@@ -631,7 +760,7 @@ class Compiler {
         return dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, algorithm, src_any, weights_any,
                                                bias_md, dst, s, d, pl, pr);
       };
-      const auto fused_pd = [&] { return make_fused_pd<PD>(index, axes, dst_start, make, post); };
+      const auto fused_pd = [&] { return make_fused_pd<PD>(index, axes, dst_start, make, post, false, q, 1 << 1); };
       std::optional<PD> pd;
       try {
         pd = fused_pd();
@@ -716,9 +845,10 @@ class Compiler {
 
   // The filter in the primitive's weights layout: reordered once when constant, at every run
   // otherwise.
-  TensorId weights(OperandId filter, const FilterView& fv, const memory::desc& md) {
+  TensorId weights(OperandId filter, const FilterView& fv, const memory::desc& md,
+                   memory::data_type type = memory::data_type::f32) {
     const TensorId src = plain(filter);
-    const memory::desc src_md(fv.dims, memory::data_type::f32, fv.strides);
+    const memory::desc src_md(fv.dims, type, fv.strides);
     PlanTensor t;
     t.desc = g_.desc(filter);
     t.md = md;
@@ -758,11 +888,14 @@ class Compiler {
     return true;
   }
 
-  bool lower_matmul(size_t index) {
+  // `q`: the int8 form (quantized.hpp), as for lower_conv.
+  bool lower_matmul(size_t index, const QuantizedAnchor* q = nullptr) {
     const Operation& op = g_.operations[index];
     if (!fusion_.anchor_supported(index)) return false;
-    const OperandId a = op.inputs[0], b = op.inputs[1];
-    const OperandId final_output = fusion_.chain_output(index);
+    const OperandId a = q ? q->src : op.inputs[0], b = q ? q->weights : op.inputs[1];
+    const OperandId final_output = q && q->quantize != kNone ? q->quantized_output : fusion_.chain_output(index);
+    const memory::data_type a_type = *onednn_type(g_.desc(a).data_type), b_type = *onednn_type(g_.desc(b).data_type);
+    const memory::data_type dst_type = *onednn_type(g_.desc(final_output).data_type);
     const Shape& out_shape = g_.desc(op.outputs[0]).shape;
     const size_t rank = out_shape.size();
     memory::desc a_md, b_view;
@@ -770,30 +903,29 @@ class Compiler {
       const auto& attrs = std::get<GemmAttrs>(op.attrs);
       const Shape& as = g_.desc(a).shape;
       const Shape& bs = g_.desc(b).shape;
-      a_md = attrs.a_transpose ? memory::desc({as[1], as[0]}, memory::data_type::f32, Dims{1, as[1]}) : plain_view(as);
-      b_view =
-          attrs.b_transpose ? memory::desc({bs[1], bs[0]}, memory::data_type::f32, Dims{1, bs[1]}) : plain_view(bs);
+      a_md = attrs.a_transpose ? memory::desc({as[1], as[0]}, a_type, Dims{1, as[1]}) : plain_view(as, {}, a_type);
+      b_view = attrs.b_transpose ? memory::desc({bs[1], bs[0]}, b_type, Dims{1, bs[1]}) : plain_view(bs, {}, b_type);
     } else {
-      a_md = plain_view(pad_rank(g_.desc(a).shape, rank));
-      b_view = plain_view(pad_rank(g_.desc(b).shape, rank));
+      a_md = plain_view(pad_rank(g_.desc(a).shape, rank), {}, a_type);
+      b_view = plain_view(pad_rank(g_.desc(b).shape, rank), {}, b_type);
     }
-    const memory::desc dst_md = plain_view(out_shape);
+    const memory::desc dst_md = plain_view(out_shape, {}, dst_type);
     // Batches over one shared B are one 2-D matmul over all rows of A: oneDNN prepacks B only for
     // 2-D matmuls (1.4x faster on BERT's [1, 128, 768] x [768, 3072]). The tensors keep their
     // logical shapes; only the primitive sees the 2-D views of the same bytes.
     const bool two_d = op.kind == OpKind::kMatmul && runs_as_rows(index);
     memory::desc prim_dst = dst_md;
     if (two_d) {
-      a_md = as_rows(g_.desc(a).shape);
-      b_view = as_rows(g_.desc(b).shape);
-      prim_dst = as_rows(out_shape);
+      a_md = as_rows(g_.desc(a).shape, a_type);
+      b_view = as_rows(g_.desc(b).shape, b_type);
+      prim_dst = as_rows(out_shape, dst_type);
     }
     const bool b_constant = g_.operands[b].kind == OperandKind::kConstant;
-    const memory::desc b_md =
-        b_constant ? memory::desc(b_view.dims(), memory::data_type::f32, memory::format_tag::any) : b_view;
+    const memory::desc b_md = b_constant ? memory::desc(b_view.dims(), b_type, memory::format_tag::any) : b_view;
     auto make = [&](const memory::desc& dst) { return dnnl::matmul::desc(a_md, b_md, dst); };
     PostOpArgs post;
-    auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, prim_dst, make, post, two_d);
+    const int channel_mask = 1 << (static_cast<int>(prim_dst.dims().size()) - 1);
+    auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, prim_dst, make, post, two_d, q, channel_mask);
     std::vector<StepArg> args;
     args.push_back({DNNL_ARG_SRC, plain(a), a_md});
     if (b_constant) {
@@ -920,6 +1052,47 @@ class Compiler {
     return true;
   }
 
+  // A per-tensor quantizeLinear or dequantizeLinear on our own kernel (quantized.hpp), over the
+  // input's bytes in the layout it has (plain when that layout pads channel blocks); the output
+  // takes the same layout in its own type.
+  void lower_own_quantization(size_t index, const QuantizeOp& q) {
+    const Operation& op = g_.operations[index];
+    TensorId src = primary(op.inputs[0]);
+    const size_t n = static_cast<size_t>(*g_.desc(op.inputs[0]).element_count());
+    if (plan_->tensors[src].md.get_size() != static_cast<size_t>(*g_.desc(op.inputs[0]).byte_length()))
+      src = plain(op.inputs[0]);
+    const TensorId dst =
+        define(op.outputs[0], retyped(plan_->tensors[src].md, op.outputs[0]), plan_->tensors[src].axes);
+    Plan* plan = plan_.get();
+    add_run([plan, q, src, dst, n] { run_quantization(q, plan->ptr[src], plan->ptr[dst], n); }, {src}, {dst});
+  }
+
+  // A residual add of a QDQ network in one pass (quantized.hpp): over the first operand's bytes in
+  // its layout (plain when that layout pads channel blocks), the second read in the same layout,
+  // the output written in it.
+  void lower_quantized_add(size_t index, const QuantizedAdd& add) {
+    TensorId a = primary(add.a);
+    const size_t n = static_cast<size_t>(*g_.desc(add.a).element_count());
+    if (plan_->tensors[a].md.get_size() != n) a = plain(add.a);
+    const std::vector<int> axes = plan_->tensors[a].axes;
+    const memory::desc md = plan_->tensors[a].md;
+    const TensorId b = in_layout(add.b, retyped(md, add.b), axes);
+    const TensorId dst = define(add.output, retyped(md, add.output), axes);
+    Plan* plan = plan_.get();
+    add_run([plan, add, a, b, dst, n] { run_quantized_add(add, plan->ptr[a], plan->ptr[b], plan->ptr[dst], n); },
+            {a, b}, {dst});
+    plan_->placement[index] = "onednn";
+    plan_->placement[add.quantize_op] = "onednn";
+    for (size_t dq : add.dequantizes)
+      if (quantized_.absorbed(dq)) plan_->placement[dq] = "onednn";
+  }
+
+  // `md` with the data type of operand `id` (the same layout: offsets count elements).
+  memory::desc retyped(memory::desc md, OperandId id) const {
+    md.data.data_type = static_cast<dnnl_data_type_t>(*onednn_type(g_.desc(id).data_type));
+    return md;
+  }
+
   // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours
   // where oneDNN's is inaccurate or changes NaN or infinities (eltwise.hpp).
   bool lower_eltwise(size_t index) {
@@ -1039,7 +1212,7 @@ class Compiler {
       t.operand = id;
       t.desc = g_.desc(id);
       t.bytes = static_cast<size_t>(*t.desc.byte_length());
-      t.md = is_f32(t.desc) ? plain_view(t.desc.shape) : memory::desc();
+      t.md = has_md(t.desc) ? plain_md(id) : memory::desc();
       t.home = Home::kGraphOutput;
       t.index = i;
       const TensorId dst = add_tensor(std::move(t));
@@ -1054,6 +1227,7 @@ class Compiler {
   std::unique_ptr<Plan> plan_;
   std::vector<bool> specials_;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
   Fusion fusion_;
+  QuantizedFusion quantized_;
   std::vector<TensorId> primary_;                // by OperandId
   std::vector<std::vector<TensorId>> variants_;  // by OperandId: reordered copies
   std::vector<size_t> first_output_;             // by OperandId: first graph output index, or kNone

@@ -203,6 +203,15 @@ Fusion::Fusion(const Graph& graph, const std::vector<bool>& specials)
         // chain's, or a link such as a division): the post-op would change it.
         links = eltwise_chain(link);
         if (links.empty() || link.inputs.size() != 1 || specials[value]) break;
+        // oneDNN 2.6's brgemm matmul gives a second eltwise post-op of an algorithm the chain
+        // already has the first one's parameters (matmul + linear + linear computed the first
+        // linear twice): such a link ends a matmul's chain.
+        const bool matmul = op.kind == OpKind::kMatmul || op.kind == OpKind::kGemm;
+        const auto repeats = [&](const PostOp& l) {
+          return std::any_of(post.begin(), post.end(),
+                             [&](const PostOp& p) { return !p.binary && p.algorithm == l.algorithm; });
+        };
+        if (matmul && std::any_of(links.begin(), links.end(), repeats)) break;
       }
       if (post.size() + links.size() > kMaxPostOps) break;
       fused_activation_ = fused_activation_ || !links.front().binary;
