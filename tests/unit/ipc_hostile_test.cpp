@@ -310,10 +310,12 @@ TEST(IpcHostile, SharedMemorySmallerThanDeclaredUnsealedOrSealedDifferently) {
     unsigned seals;
     const char* log;
   };
-  const Case cases[] = {{1024, all, "bytes"},
-                        {1 << 20, 0, "seal"},
-                        {1 << 20, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, "seal"},
-                        {1 << 20, F_SEAL_SHRINK | F_SEAL_WRITE | F_SEAL_SEAL, "seal"}};
+  // Each refused for its own reason (the service's log says which).
+  const Case cases[] = {
+      {1024, all, "the region holds 1024 bytes but 1048576 were announced"},
+      {1 << 20, 0, "the region is not sealed against shrinking"},
+      {1 << 20, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL, "the region is not sealed against writing"},
+      {1 << 20, F_SEAL_SHRINK | F_SEAL_WRITE | F_SEAL_SEAL, "the region is not sealed against growing"}};
   for (const Case& c : cases) {
     RawClient raw(service.path);
     auto create = raw.context.createTensorRequest();
@@ -331,6 +333,40 @@ TEST(IpcHostile, SharedMemorySmallerThanDeclaredUnsealedOrSealedDifferently) {
     region.setRegion(kj::heap<FdRegion>(memfd_of(c.real_size, c.seals)));
     EXPECT_THROW(write.send().wait(raw.io.waitScope), kj::Exception) << c.real_size << " " << c.seals;
     EXPECT_TRUE(raw.ended());
+    EXPECT_TRUE(service.logged(std::string("writeTensor: ") + c.log)) << service.log();
+  }
+  // The same regions as a graph's constant: y = x + c, c a 1 MiB slice of the message's region.
+  for (const Case& c : cases) {
+    RawClient raw(service.path);
+    auto build = raw.context.buildRequest();
+    build.setGraph(1);
+    auto g = build.initDescription();
+    auto operands = g.initOperands(3);
+    for (unsigned i = 0; i < 3; ++i) {
+      auto d = operands[i].initDescriptor();
+      d.setDataType(wire::DataType::FLOAT32);
+      d.initShape(1).set(0, 1 << 18);
+    }
+    operands[0].initConstant().initShared().setOffset(0);
+    operands[0].getConstant().getShared().setSize(1 << 20);
+    operands[1].setInput();
+    operands[1].setName("x");
+    operands[2].setIntermediate();
+    auto ops = g.initOperations(1);
+    ops[0].initInputs(2).set(0, 1);
+    ops[0].getInputs().set(1, 0);
+    ops[0].initOutputs(1).set(0, 2);
+    ops[0].setAdd();
+    g.initInputs(1)[0].setName("x");
+    g.getInputs()[0].setOperand(1);
+    g.initOutputs(1)[0].setName("y");
+    g.getOutputs()[0].setOperand(2);
+    auto region = g.initShared();
+    region.setSize(1 << 20);
+    region.setRegion(kj::heap<FdRegion>(memfd_of(c.real_size, c.seals)));
+    EXPECT_THROW(build.send().wait(raw.io.waitScope), kj::Exception) << c.real_size << " " << c.seals;
+    EXPECT_TRUE(raw.ended());
+    EXPECT_TRUE(service.logged(std::string("build: ") + c.log)) << service.log();
   }
   service.check_serves();
 }
@@ -513,7 +549,16 @@ TEST(IpcHostile, EveryQuotaPastItsLimitIsAnErrorNamingIt) {
     for (int i = 0; i < 101; ++i) y = b.relu(y);
     expect_error([&] { b.build({{"y", y}}); }, "--max-graph-operations", ErrorKind::kOperationError);
   }
-  // Message size: 4 MiB; 100 constants of 60 KB travel inline.
+  // Graph size: 200 operands (one concat of 210 constants is one operation).
+  {
+    MLGraphBuilder b(context);
+    std::vector<MLOperand> parts = {b.input("x", {DataType::kFloat32, {1}})};
+    const float one = 1.f;
+    for (int i = 0; i < 210; ++i)
+      parts.push_back(b.constant({DataType::kFloat32, {1}}, std::as_bytes(std::span(&one, 1))));
+    expect_error([&] { b.build({{"y", b.concat(parts, 0)}}); }, "--max-graph-operands", ErrorKind::kOperationError);
+  }
+  // Message size: 4 MiB; 90 constants of 60 KB travel inline.
   {
     MLGraphBuilder b(context);
     MLOperand y = b.input("x", {DataType::kFloat32, {15000}});

@@ -48,7 +48,7 @@ struct RawClient {
     const sockaddr_un addr = unix_address(path, "test");
     EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
     stream = io.lowLevelProvider->wrapUnixSocketFd(fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
-    network = kj::heap<capnp::TwoPartyVatNetwork>(*stream, 0, capnp::rpc::twoparty::Side::CLIENT);
+    network = kj::heap<capnp::TwoPartyVatNetwork>(*stream, 4, capnp::rpc::twoparty::Side::CLIENT);
     rpc = kj::heap<capnp::RpcSystem<capnp::rpc::twoparty::VatId>>(capnp::makeRpcClient(*network));
     capnp::MallocMessageBuilder vat_message;
     auto vat = vat_message.initRoot<capnp::rpc::twoparty::VatId>();
