@@ -6,6 +6,7 @@
 // Rows:
 //   round trip: add of two 4-element float32 tensors: write both inputs, dispatch, read the output,
 //               waiting only for the read (the tiny-graph round trip);
+//   one read:   read the 4-element output alone (one call and its reply: the transport's floor);
 //   MobileNetV2: write the input (602 KB, shared memory), dispatch, read the embedding.
 #include <signal.h>
 #include <sys/stat.h>
@@ -65,6 +66,8 @@ struct TinyAdd {
     context.dispatch(graph, {{"a", a}, {"b", b}}, {{"y", y}});
     context.read_tensor(y, std::as_writable_bytes(std::span(out))).get();
   }
+  // One call and its reply, nothing else: the transport's floor.
+  void read_only() { context.read_tensor(y, std::as_writable_bytes(std::span(out))).get(); }
 };
 
 struct Model {
@@ -120,19 +123,23 @@ int main(int argc, char** argv) {
     TinyAdd local_add(ML::create_context(local_options)), remote_add(ML::create_context(remote_options));
     std::shared_ptr<const Graph> ir = formats::load_graph(model);
     Model local_model(ML::create_context(local_options), ir), remote_model(ML::create_context(remote_options), ir);
-    std::vector<double> add_local, add_remote, model_local, model_remote;
+    std::vector<double> add_local, add_remote, read_local, read_remote, model_local, model_remote;
     for (int r = 0; r < rounds; ++r) {
       add_local.push_back(round_p50([&] { local_add.step(); }, 2000, 200));
       add_remote.push_back(round_p50([&] { remote_add.step(); }, 2000, 200));
+      read_local.push_back(round_p50([&] { local_add.read_only(); }, 2000, 200));
+      read_remote.push_back(round_p50([&] { remote_add.read_only(); }, 2000, 200));
       model_local.push_back(round_p50([&] { local_model.step(); }, 50, 5));
       model_remote.push_back(round_p50([&] { remote_model.step(); }, 50, 5));
     }
     const double al = median(add_local), ar = median(add_remote), ml = median(model_local), mr = median(model_remote);
+    const double rl = median(read_local), rr = median(read_remote);
     std::printf("backend: %s (in-process) / %s (service); %d alternating rounds, median of round p50s\n",
                 local_add.context.backend_name().c_str(), remote_add.context.backend_name().c_str(), rounds);
     std::printf("| work | in-process p50 | service p50 | service / in-process |\n|---|---:|---:|---:|\n");
     std::printf("| round trip (write 2 x 4 floats, dispatch add, read) | %.1f us | %.1f us | %.2fx |\n", al, ar,
                 ar / al);
+    std::printf("| one read (4 floats), nothing before it | %.1f us | %.1f us | %.2fx |\n", rl, rr, rr / rl);
     std::printf("| MobileNetV2 (write input, dispatch, read embedding) | %.3f ms | %.3f ms | %.3fx |\n", ml / 1000,
                 mr / 1000, mr / ml);
   } catch (const Error& e) {
