@@ -123,8 +123,14 @@ double seconds_to_reject(size_t n) {
 
 TEST(FormatsHardening, ParsingManySiblingsIsLinear) {
   // Not a timing of the parser but of its growth: four times the input must take far less than
-  // the sixteen times a quadratic parser takes (a linear one takes about four).
-  const double small = seconds_to_reject(50000), large = seconds_to_reject(200000);
+  // the sixteen times a quadratic parser takes (a linear one takes about four). The fastest of
+  // three runs of each size: a run the loaded machine preempted says nothing about the parser.
+  auto fastest = [](int siblings) {
+    double best = seconds_to_reject(siblings);
+    for (int i = 0; i < 2; ++i) best = std::min(best, seconds_to_reject(siblings));
+    return best;
+  };
+  const double small = fastest(50000), large = fastest(200000);
   EXPECT_LT(large, 10 * std::max(small, 1e-3)) << "50k: " << small << " s, 200k: " << large << " s";
   // Wide objects too: ordered_json's own insert searches every earlier member.
   std::string wide = "{";
