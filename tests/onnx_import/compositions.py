@@ -11,6 +11,8 @@
   dilations that differ per axis, groups, bias, output_padding and output_shape, ceil_mode,
   count_include_pad, LpPool, and the global pools of 5-D inputs, against float64 loops over the
   window written here; largest |difference| at most 1e-5 x largest |value|.
+- Det (cofactor expansion) of 1x1 to 4x4 matrices, batched and not, against numpy's float64 det
+  (same bound); a 5x5 Det is a NotSupportedError.
 
 Each model is built with the onnx Python package, run by `webnn run model.onnx` on the given
 backend. Usage: compositions.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
@@ -247,6 +249,12 @@ def global_pool_case(rng, op, x_shape):
     return single_node_model(node, x.shape, {}), {"X": x}, {"Y": y.reshape(x_shape[:2] + (1,) * (len(x_shape) - 2))}
 
 
+def det_case(rng, shape):
+    x = rng.standard_normal(shape).astype(np.float32)
+    node = helper.make_node("Det", ["X"], ["Y"])
+    return single_node_model(node, x.shape, {}), {"X": x}, {"Y": np.linalg.det(x.astype(np.float64))}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -292,7 +300,16 @@ def main():
     ]
     for op in ("GlobalMaxPool", "GlobalAveragePool", "GlobalLpPool"):
         cases.append((f"{op} 5-D", global_pool_case(rng, op, (2, 3, 4, 3, 5)), False))
+    for shape in ((3, 1, 1), (4, 2, 2), (2, 3, 3, 3), (5, 4, 4), (4, 4)):
+        cases.append((f"Det {shape}", det_case(rng, shape), False))
+    # What cannot be lowered is refused: (name, model, feeds, a part of the expected error).
+    refused = [("Det 5x5", *det_case(rng, (5, 5))[:2], "NotSupportedError")]
     failed = 0
+    for name, model, feeds, error in refused:
+        got = run_model(cli, work, backend, model, feeds)
+        ok = isinstance(got, str) and error in got
+        print(f"{'PASS' if ok else 'FAIL'} {name} refused" + ("" if ok else f": {got}"))
+        failed += not ok
     for name, (model, feeds, expected), exact in cases:
         got = run_model(cli, work, backend, model, feeds)
         if isinstance(got, str):
@@ -320,7 +337,7 @@ def main():
                     ok = False
         print(f"{'PASS' if ok else 'FAIL'} {name}")
         failed += not ok
-    print(f"{len(cases) - failed} passed, {failed} failed")
+    print(f"{len(cases) + len(refused) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
 

@@ -1053,6 +1053,46 @@ void lower_matmul(const NodeCtx& c) {
   c.set_out(0, y);
 }
 
+// Det (WebNN has no determinant) of matrices up to 4×4 by cofactor expansion along the first row:
+// the n² elements are slices of the (batch, n²) view, and each minor (the rows below `row`, the
+// columns `cols`) is built once. n = 4 takes 16 slices and about 50 elementwise ops on
+// batch-sized tensors. The float arithmetic of the expansion: an error of a few units in the
+// last place of the sum of |products| (the permanent of |A|), as any float method of this type
+// has on a nearly singular matrix.
+void lower_det(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r < 2) c.invalid("the input must have rank 2 or more, rank " + std::to_string(r));
+  const Shape xs = c.desc(0).shape;
+  const uint32_t n = xs[r - 1];
+  if (xs[r - 2] != n) c.invalid("the matrices must be square");
+  if (n > 4)
+    c.unsupported("WebNN has no determinant, and the importer expands cofactors of matrices up to 4x4 only, not " +
+                  std::to_string(n) + "x" + std::to_string(n));
+  Shape batch(xs.begin(), xs.end() - 2);
+  const uint32_t count = uint32_t(count_of(batch));
+  OperandId flat = c.reshape(c.operand(0), {count, n * n});
+  std::vector<OperandId> e;
+  for (uint32_t i = 0; i < n * n; ++i) e.push_back(slice_axis(c, flat, 1, i, 1));
+  std::map<std::vector<uint32_t>, OperandId> minors;
+  std::function<OperandId(uint32_t, const std::vector<uint32_t>&)> det = [&](uint32_t row,
+                                                                             const std::vector<uint32_t>& cols) {
+    if (cols.size() == 1) return e[row * n + cols[0]];
+    auto it = minors.find(cols);
+    if (it != minors.end()) return it->second;
+    std::optional<OperandId> sum;
+    for (size_t j = 0; j < cols.size(); ++j) {
+      std::vector<uint32_t> rest = cols;
+      rest.erase(rest.begin() + long(j));
+      OperandId term = c.add(OpKind::kMul, {e[row * n + cols[j]], det(row + 1, rest)});
+      sum = !sum ? term : c.add(j % 2 ? OpKind::kSub : OpKind::kAdd, {*sum, term});
+    }
+    return minors[cols] = *sum;
+  };
+  std::vector<uint32_t> all(n);
+  std::iota(all.begin(), all.end(), 0u);
+  c.set_out(0, c.reshape(det(0, all), batch));
+}
+
 // ---- Softmax ----
 
 // Softmax-like ops: opset < 13 work on the input flattened to 2-D at `axis`.
@@ -2388,6 +2428,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Gemm", lower_gemm},
       {"MatMul", lower_matmul},
       {"Einsum", lower_einsum},
+      {"Det", lower_det},
       {"Softmax", lower_softmax},
       {"Hardmax", lower_hardmax},
       {"EyeLike", lower_eye_like},
