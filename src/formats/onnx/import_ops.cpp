@@ -602,48 +602,108 @@ OperandId to_4d(const NodeCtx& c, OperandId x) {
   return c.reshape(x, {s[0], s[1], 1, s[2]});
 }
 
+// The spatial sizes of an (N, C, spatial...) shape.
+std::vector<int64_t> spatial_of(const Shape& s) { return {s.begin() + 2, s.end()}; }
+
+// [begin_h, end_h, begin_w, end_w] of the last two spatial axes of per-axis begin/end paddings.
+std::vector<uint32_t> padding_2d(const std::vector<int64_t>& begin, const std::vector<int64_t>& end) {
+  size_t n = begin.size();
+  return {uint32_t(begin[n - 2]), uint32_t(end[n - 2]), uint32_t(begin[n - 1]), uint32_t(end[n - 1])};
+}
+
+// The last two values of a per-axis list.
+std::vector<uint32_t> last_2d(const std::vector<int64_t>& v) { return {uint32_t(v[v.size() - 2]), uint32_t(v.back())}; }
+
+// Pads axis `axis` of x with zeros: `begin` before, `end` after (nothing when both are 0).
+OperandId pad_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t begin, int64_t end) {
+  if (begin == 0 && end == 0) return x;
+  PadAttrs p;
+  p.beginning_padding.assign(c.desc_of(x).shape.size(), 0);
+  p.ending_padding.assign(c.desc_of(x).shape.size(), 0);
+  p.beginning_padding[axis] = uint32_t(begin);
+  p.ending_padding[axis] = uint32_t(end);
+  return c.add(OpKind::kPad, {x}, p);
+}
+
+// `count` elements of axis `axis` of x from `start`, every `stride`-th.
+OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride = 1) {
+  const Shape& s = c.desc_of(x).shape;
+  if (start == 0 && count == s[axis]) return x;
+  SliceAttrs a;
+  a.starts.assign(s.size(), 0);
+  a.sizes = s;
+  a.starts[axis] = uint32_t(start);
+  a.sizes[axis] = uint32_t((count - 1) * stride + 1);
+  if (stride != 1) {
+    a.strides = std::vector<uint32_t>(s.size(), 1);
+    (*a.strides)[axis] = uint32_t(stride);
+  }
+  return c.add(OpKind::kSlice, {x}, a);
+}
+
+// The 2-D filter of a 5-D (O, I, KD, KH, KW) filter's depth tap t: (O, I, KH, KW).
+OperandId depth_tap(const NodeCtx& c, OperandId w, uint32_t t) {
+  Shape ws = c.desc_of(w).shape;
+  return c.reshape(slice_axis(c, w, 2, t, 1), {ws[0], ws[1], ws[3], ws[4]});
+}
+
+// (N, C, D, H, W) -> (N, D, C, H, W) and back: the depth next to the batch, where 2-D ops see
+// each depth slice as one more image.
+const std::vector<uint32_t> kDepthToBatch = {0, 2, 1, 3, 4};
+
+// A 3-D convolution (WebNN has conv2d only) as the sum over the filter's depth taps of 2-D
+// convolutions: the input's depth moves beside the batch and is padded with zeros; tap t reads
+// the depth slices t·dilation + od·stride for every output depth od (one strided slice), as a
+// batch of images, and convolves them with the tap's 2-D filter; the taps' results are added.
+// Cost: KD conv2d over N·OD images each (the work of the 3-D convolution) plus KD slices and
+// KD − 1 adds of output-sized tensors.
+void conv3d(const NodeCtx& c, const Window& win) {
+  OperandId x = c.operand(0), w = c.operand(1);
+  const Shape xs = c.desc_of(x).shape, ws = c.desc_of(w).shape;
+  int64_t padded = int64_t(xs[2]) + win.begin[0] + win.end[0];
+  int64_t span = padded - ((win.kernel[0] - 1) * win.dilations[0] + 1);
+  if (span < 0) c.invalid("the filter's depth is larger than the padded input's");
+  int64_t out_d = span / win.strides[0] + 1;
+  x = pad_axis(c, c.transpose(x, kDepthToBatch), 1, win.begin[0], win.end[0]);
+  Conv2dAttrs a;
+  a.padding = padding_2d(win.begin, win.end);
+  a.strides = last_2d(win.strides);
+  a.dilations = last_2d(win.dilations);
+  a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
+  std::optional<OperandId> sum;
+  for (uint32_t t = 0; t < ws[2]; ++t) {
+    OperandId slices = slice_axis(c, x, 1, t * win.dilations[0], out_d, win.strides[0]);
+    slices = c.reshape(slices, {uint32_t(xs[0] * out_d), xs[1], xs[3], xs[4]});
+    Conv2dAttrs at = a;
+    if (t == 0 && c.has_input(2)) at.bias = OperandRef{c.operand(2)};
+    OperandId y = c.add(OpKind::kConv2d, {slices, depth_tap(c, w, t)}, at);
+    sum = sum ? c.add(OpKind::kAdd, {*sum, y}) : y;
+  }
+  const Shape ys = c.desc_of(*sum).shape;  // (N·OD, M, OH, OW)
+  c.set_out(0, c.transpose(c.reshape(*sum, {xs[0], uint32_t(out_d), ys[1], ys[2], ys[3]}), kDepthToBatch));
+}
+
 void lower_conv(const NodeCtx& c) {
   size_t r = c.rank(0);
-  if (r != 3 && r != 4)
-    c.unsupported("WebNN has 1-D (as 2-D) and 2-D convolutions only, input rank " + std::to_string(r));
+  if (r < 3 || r > 5)
+    c.unsupported("WebNN has 2-D convolutions, from which 1-D and 3-D ones are built; input rank " + std::to_string(r));
   if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
-  OperandId x = to_4d(c, c.operand(0));
-  OperandId w = to_4d(c, c.operand(1));
-  const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
+  std::vector<int64_t> in = spatial_of(c.desc(0).shape), kernel = spatial_of(c.desc(1).shape);
   auto kernel_attr = c.attr_ints("kernel_shape");
-  std::vector<int64_t> in, kernel;
-  if (r == 3) {
-    in = {1, xs[3]};
-    kernel = {1, ws[3]};
-  } else {
-    in = {xs[2], xs[3]};
-    kernel = {ws[2], ws[3]};
-  }
-  auto pad_ints = [&](std::vector<int64_t> v, int64_t def) {
-    if (r == 3) v.insert(v.begin(), def);
-    return v;
-  };
-  // Re-read the window with 1-D attributes widened to 2-D.
-  Window win;
-  {
-    std::vector<int64_t> in1(in.begin() + (r == 3 ? 1 : 0), in.end());
-    std::vector<int64_t> k1(kernel.begin() + (r == 3 ? 1 : 0), kernel.end());
-    if (!kernel_attr.empty() && kernel_attr != k1) c.invalid("kernel_shape does not match the weights");
-    Window w1 = window_of(c, in1, k1, true);
-    win.kernel = kernel;
-    win.strides = pad_ints(w1.strides, 1);
-    win.dilations = pad_ints(w1.dilations, 1);
-    win.begin = pad_ints(w1.begin, 0);
-    win.end = pad_ints(w1.end, 0);
+  if (!kernel_attr.empty() && kernel_attr != kernel) c.invalid("kernel_shape does not match the weights");
+  Window win = window_of(c, in, kernel, true);
+  if (r == 5) return conv3d(c, win);
+  if (r == 3) {  // 1-D as 2-D with height 1
+    for (auto* v : {&win.kernel, &win.strides, &win.dilations}) v->insert(v->begin(), 1);
+    for (auto* v : {&win.begin, &win.end}) v->insert(v->begin(), 0);
   }
   Conv2dAttrs a;
-  a.padding =
-      std::vector<uint32_t>{uint32_t(win.begin[0]), uint32_t(win.end[0]), uint32_t(win.begin[1]), uint32_t(win.end[1])};
+  a.padding = padding_2d(win.begin, win.end);
   a.strides = u32s(win.strides);
   a.dilations = u32s(win.dilations);
   a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
   if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
-  OperandId y = c.add(OpKind::kConv2d, {x, w}, a);
+  OperandId y = c.add(OpKind::kConv2d, {to_4d(c, c.operand(0)), to_4d(c, c.operand(1))}, a);
   if (r == 3) {
     Shape ys = c.desc_of(y).shape;
     y = c.reshape(y, {ys[0], ys[1], ys[3]});
@@ -651,67 +711,119 @@ void lower_conv(const NodeCtx& c) {
   c.set_out(0, y);
 }
 
-void lower_conv_transpose(const NodeCtx& c) {
-  size_t r = c.rank(0);
-  if (r != 3 && r != 4) c.unsupported("WebNN has 1-D (as 2-D) and 2-D transposed convolutions only");
-  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
-  OperandId x = to_4d(c, c.operand(0));
-  OperandId w = to_4d(c, c.operand(1));
-  const Shape &xs = c.desc_of(x).shape, &ws = c.desc_of(w).shape;
-  size_t n = r - 2, off = r == 3 ? 1 : 0;
-  auto widen = [&](std::vector<int64_t> v, int64_t def) {
+// ConvTranspose's attributes for its spatial axes, resolved to explicit paddings and output
+// padding (auto_pad and output_shape become pads).
+struct TransposedWindow {
+  std::vector<int64_t> strides, dilations, outpad, begin, end;
+};
+
+TransposedWindow transposed_window_of(const NodeCtx& c, const std::vector<int64_t>& in,
+                                      const std::vector<int64_t>& kernel) {
+  size_t n = in.size();
+  auto per_axis = [&](const char* name, int64_t lo, int64_t def) {
+    auto v = in_range(c, c.attr_ints(name), lo, name);
     if (v.empty()) v.assign(n, def);
     if (v.size() != n) c.invalid("an attribute does not match the spatial rank");
-    if (r == 3) v.insert(v.begin(), def);
     return v;
   };
-  std::vector<int64_t> in = {xs[2], xs[3]}, kernel = {ws[2], ws[3]};
-  auto strides = widen(in_range(c, c.attr_ints("strides"), 1, "strides"), 1);
-  auto dil = widen(in_range(c, c.attr_ints("dilations"), 1, "dilations"), 1);
-  auto outpad = widen(in_range(c, c.attr_ints("output_padding"), 0, "output_padding"), 0);
+  TransposedWindow tw;
+  tw.strides = per_axis("strides", 1, 1);
+  tw.dilations = per_axis("dilations", 1, 1);
+  tw.outpad = per_axis("output_padding", 0, 0);
+  tw.begin.assign(n, 0);
+  tw.end.assign(n, 0);
   auto out_shape = in_range(c, c.attr_ints("output_shape"), 1, "output_shape");
   if (!out_shape.empty() && out_shape.size() < n) c.invalid("output_shape must have one value per spatial axis");
   std::string auto_pad = c.attr_s("auto_pad", "NOTSET");
-  std::vector<int64_t> begin(2, 0), end(2, 0);
   if (!out_shape.empty() || auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    std::vector<int64_t> target(2, 1);
-    if (!out_shape.empty()) {
-      if (out_shape.size() > n) out_shape.erase(out_shape.begin(), out_shape.end() - long(n));
-      for (size_t i = 0; i < n; ++i) target[i + off] = out_shape[i];
-    } else {
-      for (size_t i = 0; i < 2; ++i) target[i] = in[i] * strides[i];
-    }
-    for (size_t i = 0; i < 2; ++i) {
-      int64_t total = strides[i] * (in[i] - 1) + outpad[i] + ((kernel[i] - 1) * dil[i] + 1) - target[i];
+    if (out_shape.size() > n) out_shape.erase(out_shape.begin(), out_shape.end() - long(n));
+    for (size_t i = 0; i < n; ++i) {
+      int64_t target = out_shape.empty() ? in[i] * tw.strides[i] : out_shape[i];
+      int64_t total = tw.strides[i] * (in[i] - 1) + tw.outpad[i] + ((kernel[i] - 1) * tw.dilations[i] + 1) - target;
       if (total < 0) {
-        outpad[i] -= total;  // the output is larger than the kernel covers: extra output padding
+        tw.outpad[i] -= total;  // the output is larger than the kernel covers: extra output padding
         total = 0;
       }
-      if (auto_pad == "SAME_UPPER") {
-        begin[i] = total / 2;
-        end[i] = total - total / 2;
-      } else {
-        begin[i] = total - total / 2;
-        end[i] = total / 2;
-      }
+      bool upper = auto_pad == "SAME_UPPER";
+      tw.begin[i] = upper ? total / 2 : total - total / 2;
+      tw.end[i] = total - tw.begin[i];
     }
   } else if (auto_pad == "NOTSET") {
     auto pads = in_range(c, c.attr_ints("pads"), 0, "pads");
     if (!pads.empty()) {
       if (pads.size() != 2 * n) c.invalid("pads must have 2 values per spatial axis");
-      for (size_t i = 0; i < n; ++i) begin[i + off] = pads[i], end[i + off] = pads[i + n];
+      for (size_t i = 0; i < n; ++i) tw.begin[i] = pads[i], tw.end[i] = pads[i + n];
     }
   }
-  for (size_t i = 0; i < 2; ++i)
-    if (begin[i] < 0 || end[i] < 0) c.unsupported("negative pads");
+  return tw;
+}
+
+// A 3-D transposed convolution (WebNN has convTranspose2d only) as a sum over the filter's depth
+// taps: every input depth slice, as one more image of the batch, goes through convTranspose2d
+// with tap t's 2-D filter; input depth id lands on full-output depth id·stride + t·dilation, so
+// the results are spread `stride` apart (a zero pad between them) and shifted by t·dilation (a
+// zero pad before), and the taps are added. The pads crop the sum's depth, and the bias is added
+// last (output_padding's extra depths hold only the bias). Cost: KD convTranspose2d over N·D
+// images (the work of the 3-D one) plus a few pads, slices and adds of output-sized tensors per
+// tap.
+void conv_transpose3d(const NodeCtx& c, const TransposedWindow& tw) {
+  OperandId x = c.operand(0), w = c.operand(1);
+  const Shape xs = c.desc_of(x).shape, ws = c.desc_of(w).shape;
+  const int64_t n = xs[0], depth = xs[2], taps = ws[2], sd = tw.strides[0], dd = tw.dilations[0];
+  const int64_t spread = (depth - 1) * sd + 1;  // the depths one tap's results cover
+  const int64_t full = spread + (taps - 1) * dd + tw.outpad[0];
+  const int64_t out_d = full - tw.begin[0] - tw.end[0];
+  if (out_d < 1) c.invalid("the pads leave no output depth");
+  x = c.reshape(c.transpose(x, kDepthToBatch), {uint32_t(n * depth), xs[1], xs[3], xs[4]});
   ConvTranspose2dAttrs a;
-  a.padding = std::vector<uint32_t>{uint32_t(begin[0]), uint32_t(end[0]), uint32_t(begin[1]), uint32_t(end[1])};
-  a.strides = u32s(strides);
-  a.dilations = u32s(dil);
-  a.output_padding = u32s(outpad);
+  a.padding = padding_2d(tw.begin, tw.end);
+  a.strides = last_2d(tw.strides);
+  a.dilations = last_2d(tw.dilations);
+  a.output_padding = last_2d(tw.outpad);
+  a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
+  std::optional<OperandId> sum;
+  Shape ys;
+  for (uint32_t t = 0; t < ws[2]; ++t) {
+    OperandId y = c.add(OpKind::kConvTranspose2d, {x, depth_tap(c, w, t)}, a);
+    ys = c.desc_of(y).shape;  // (N·D, M, OH, OW)
+    const uint32_t features = ys[1] * ys[2] * ys[3];
+    if (sd > 1) {
+      y = pad_axis(c, c.reshape(y, {uint32_t(n), uint32_t(depth), 1, features}), 2, 0, sd - 1);
+      y = slice_axis(c, c.reshape(y, {uint32_t(n), uint32_t(depth * sd), features}), 1, 0, spread);
+    } else {
+      y = c.reshape(y, {uint32_t(n), uint32_t(depth), features});
+    }
+    y = pad_axis(c, y, 1, t * dd, full - t * dd - spread);
+    sum = sum ? c.add(OpKind::kAdd, {*sum, y}) : y;
+  }
+  OperandId y = slice_axis(c, *sum, 1, tw.begin[0], out_d);
+  y = c.transpose(c.reshape(y, {uint32_t(n), uint32_t(out_d), ys[1], ys[2], ys[3]}), kDepthToBatch);
+  if (c.has_input(2)) y = c.add(OpKind::kAdd, {y, c.reshape(c.operand(2), {ys[1], 1, 1, 1})});
+  c.set_out(0, y);
+}
+
+void lower_conv_transpose(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r < 3 || r > 5)
+    c.unsupported("WebNN has 2-D transposed convolutions, from which 1-D and 3-D ones are built; input rank " +
+                  std::to_string(r));
+  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
+  TransposedWindow tw = transposed_window_of(c, spatial_of(c.desc(0).shape), spatial_of(c.desc(1).shape));
+  for (size_t i = 0; i < r - 2; ++i)
+    if (tw.begin[i] < 0 || tw.end[i] < 0) c.unsupported("negative pads");
+  if (r == 5) return conv_transpose3d(c, tw);
+  if (r == 3) {  // 1-D as 2-D with height 1
+    for (auto* v : {&tw.strides, &tw.dilations}) v->insert(v->begin(), 1);
+    for (auto* v : {&tw.outpad, &tw.begin, &tw.end}) v->insert(v->begin(), 0);
+  }
+  ConvTranspose2dAttrs a;
+  a.padding = padding_2d(tw.begin, tw.end);
+  a.strides = u32s(tw.strides);
+  a.dilations = u32s(tw.dilations);
+  a.output_padding = u32s(tw.outpad);
   a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
   if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
-  OperandId y = c.add(OpKind::kConvTranspose2d, {x, w}, a);
+  OperandId y = c.add(OpKind::kConvTranspose2d, {to_4d(c, c.operand(0)), to_4d(c, c.operand(1))}, a);
   if (r == 3) {
     Shape ys = c.desc_of(y).shape;
     y = c.reshape(y, {ys[0], ys[1], ys[3]});
@@ -719,28 +831,49 @@ void lower_conv_transpose(const NodeCtx& c) {
   c.set_out(0, y);
 }
 
+// One WebNN 2-D pool of a 4-D x with explicit window, paddings and output sizes.
+OperandId pool2d(const NodeCtx& c, OpKind kind, OperandId x, const std::vector<uint32_t>& window,
+                 const std::vector<uint32_t>& padding, const std::vector<uint32_t>& strides,
+                 const std::vector<uint32_t>& dilations, const std::vector<uint32_t>& out_sizes) {
+  Pool2dAttrs a;
+  a.window_dimensions = window;
+  a.padding = padding;
+  a.strides = strides;
+  a.dilations = dilations;
+  a.output_sizes = out_sizes;
+  return c.add(kind, {x}, a);
+}
+
+// ONNX's 1-D, 2-D and 3-D MaxPool, AveragePool and LpPool (p = 2). A 3-D window is a box, so
+// the pool separates: a 2-D pool over (H, W) of the (N, C·D, H, W) view, then a 2-D pool of
+// window (KD, 1) over the depth of the (N, C, D, OH·OW) view, with the depth's paddings, stride,
+// dilation and output size. The maximum of maxima is the maximum; the valid elements of a window
+// are a product of valid depths and valid (h, w), so the mean of the per-depth means of valid
+// elements is the mean of the window's valid elements (count_include_pad = 0, WebNN's rule);
+// sqrt(sum of squared l2 norms) is the window's l2 norm. Cost: two pools and three reshapes.
 void lower_pool(const NodeCtx& c, OpKind kind) {
   size_t r = c.rank(0);
-  if (r != 3 && r != 4) c.unsupported("WebNN has 2-D pooling only (input rank " + std::to_string(r) + ")");
+  if (r < 3 || r > 5)
+    c.unsupported("WebNN has 2-D pooling, from which 1-D and 3-D pools are built; input rank " + std::to_string(r));
   if (c.wants_output(1)) c.unsupported("WebNN maxPool2d has no Indices output");
   if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2)
     c.unsupported("WebNN has only the p = 2 Lp pool (l2Pool2d), p = " + std::to_string(c.attr_i("p", 2)));
-  OperandId x = to_4d(c, c.operand(0));
-  const Shape& xs = c.desc_of(x).shape;
+  OperandId x = c.operand(0);
+  const Shape xs = c.desc_of(x).shape;
   size_t n = r - 2;
-  std::vector<int64_t> in(xs.end() - long(n), xs.end());
+  std::vector<int64_t> in = spatial_of(xs);
   auto kernel = c.attr_ints("kernel_shape");
   if (kernel.size() != n) c.invalid("kernel_shape must have one value per spatial axis");
   Window w = window_of(c, in, kernel, kind == OpKind::kMaxPool2d || c.opset >= 19);
   bool ceil_mode = c.attr_i("ceil_mode", 0) != 0;
-  std::vector<uint32_t> out_sizes;
+  std::vector<int64_t> out_sizes;
   for (size_t i = 0; i < n; ++i) {
     int64_t span = in[i] + w.begin[i] + w.end[i] - ((kernel[i] - 1) * w.dilations[i] + 1);
     if (span < 0) c.unsupported("the window is larger than the padded input");
     int64_t out = ceil_mode ? (span + w.strides[i] - 1) / w.strides[i] + 1 : span / w.strides[i] + 1;
     // A window must start inside the input or its leading padding.
     if (ceil_mode && (out - 1) * w.strides[i] >= in[i] + w.begin[i]) --out;
-    out_sizes.push_back(uint32_t(out));
+    out_sizes.push_back(out);
   }
   if (kind == OpKind::kAveragePool2d && c.attr_i("count_include_pad", 0) != 0) {
     bool any = false;
@@ -748,37 +881,36 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
     if (any) {
       // WebNN's average leaves padding out; ONNX counts it: pad with zeros first.
       PadAttrs p;
-      p.beginning_padding = {0, 0, n == 2 ? uint32_t(w.begin[0]) : 0, uint32_t(w.begin[n - 1])};
-      p.ending_padding = {0, 0, n == 2 ? uint32_t(w.end[0]) : 0, uint32_t(w.end[n - 1])};
-      x = c.add(OpKind::kPad, {x}, p);
+      p.beginning_padding = {0, 0};
+      p.ending_padding = {0, 0};
       for (size_t i = 0; i < n; ++i) {
-        int64_t covered = (int64_t(out_sizes[i]) - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
+        int64_t covered = (out_sizes[i] - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
         if (covered > in[i] + w.begin[i] + w.end[i])
           c.unsupported("count_include_pad with ceil_mode windows past the padding");
+        p.beginning_padding.push_back(uint32_t(w.begin[i]));
+        p.ending_padding.push_back(uint32_t(w.end[i]));
+        in[i] += w.begin[i] + w.end[i];
         w.begin[i] = w.end[i] = 0;
       }
+      x = c.add(OpKind::kPad, {x}, p);
     }
   }
-  if (n == 1) {
-    kernel.insert(kernel.begin(), 1);
-    w.strides.insert(w.strides.begin(), 1);
-    w.dilations.insert(w.dilations.begin(), 1);
-    w.begin.insert(w.begin.begin(), 0);
-    w.end.insert(w.end.begin(), 0);
-    out_sizes.insert(out_sizes.begin(), 1);
+  if (n == 1) {  // as 2-D with height 1
+    OperandId y =
+        pool2d(c, kind, to_4d(c, x), {1, uint32_t(kernel[0])}, {0, 0, uint32_t(w.begin[0]), uint32_t(w.end[0])},
+               {1, uint32_t(w.strides[0])}, {1, uint32_t(w.dilations[0])}, {1, uint32_t(out_sizes[0])});
+    return c.set_out(0, c.reshape(y, {xs[0], xs[1], uint32_t(out_sizes[0])}));
   }
-  Pool2dAttrs a;
-  a.window_dimensions = u32s(kernel);
-  a.padding = std::vector<uint32_t>{uint32_t(w.begin[0]), uint32_t(w.end[0]), uint32_t(w.begin[1]), uint32_t(w.end[1])};
-  a.strides = u32s(w.strides);
-  a.dilations = u32s(w.dilations);
-  a.output_sizes = out_sizes;
-  OperandId y = c.add(kind, {x}, a);
-  if (r == 3) {
-    Shape ys = c.desc_of(y).shape;
-    y = c.reshape(y, {ys[0], ys[1], ys[3]});
-  }
-  c.set_out(0, y);
+  const std::vector<uint32_t> window_hw = last_2d(kernel), padding_hw = padding_2d(w.begin, w.end);
+  if (n == 2)
+    return c.set_out(0, pool2d(c, kind, x, window_hw, padding_hw, u32s(w.strides), u32s(w.dilations), u32s(out_sizes)));
+  const uint32_t out_d = uint32_t(out_sizes[0]), out_h = uint32_t(out_sizes[1]), out_w = uint32_t(out_sizes[2]);
+  OperandId y = c.reshape(x, {xs[0], uint32_t(xs[1] * in[0]), uint32_t(in[1]), uint32_t(in[2])});
+  y = pool2d(c, kind, y, window_hw, padding_hw, last_2d(w.strides), last_2d(w.dilations), {out_h, out_w});
+  y = c.reshape(y, {xs[0], xs[1], uint32_t(in[0]), out_h * out_w});
+  y = pool2d(c, kind, y, {uint32_t(kernel[0]), 1}, {uint32_t(w.begin[0]), uint32_t(w.end[0]), 0, 0},
+             {uint32_t(w.strides[0]), 1}, {uint32_t(w.dilations[0]), 1}, {out_d, out_h * out_w});
+  c.set_out(0, c.reshape(y, {xs[0], xs[1], out_d, out_h, out_w}));
 }
 
 void lower_max_pool(const NodeCtx& c) {
@@ -788,17 +920,20 @@ void lower_max_pool(const NodeCtx& c) {
 void lower_average_pool(const NodeCtx& c) { lower_pool(c, OpKind::kAveragePool2d); }
 void lower_lp_pool(const NodeCtx& c) { lower_pool(c, OpKind::kL2Pool2d); }
 
+// A global pool of any spatial rank: one 2-D pool of the (N, C, rows, last axis) view, where rows
+// is the product of the other spatial sizes (the window is the whole view either way).
 void lower_global_pool(const NodeCtx& c, OpKind kind) {
   size_t r = c.rank(0);
-  if (r != 3 && r != 4) c.unsupported("WebNN has 2-D pooling only (input rank " + std::to_string(r) + ")");
+  if (r < 3) c.invalid("the input must have at least one spatial axis, rank " + std::to_string(r));
   if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2) c.unsupported("WebNN has only the p = 2 Lp pool");
-  OperandId x = to_4d(c, c.operand(0));
-  OperandId y = c.add(kind, {x}, Pool2dAttrs{});
-  if (r == 3) {
-    Shape ys = c.desc_of(y).shape;
-    y = c.reshape(y, {ys[0], ys[1], 1});
-  }
-  c.set_out(0, y);
+  const Shape xs = c.desc(0).shape;
+  uint64_t rows = 1;
+  for (size_t i = 2; i + 1 < r; ++i) rows *= xs[i];
+  OperandId y = c.add(kind, {c.reshape(c.operand(0), {xs[0], xs[1], uint32_t(rows), xs[r - 1]})}, Pool2dAttrs{});
+  Shape ys(r, 1);
+  ys[0] = xs[0];
+  ys[1] = xs[1];
+  c.set_out(0, c.reshape(y, ys));
 }
 void lower_global_average_pool(const NodeCtx& c) { lower_global_pool(c, OpKind::kAveragePool2d); }
 void lower_global_max_pool(const NodeCtx& c) { lower_global_pool(c, OpKind::kMaxPool2d); }
@@ -916,6 +1051,46 @@ void lower_matmul(const NodeCtx& c) {
     y = out.empty() ? c.reshape(y, {}) : c.reshape(y, out);
   }
   c.set_out(0, y);
+}
+
+// Det (WebNN has no determinant) of matrices up to 4×4 by cofactor expansion along the first row:
+// the n² elements are slices of the (batch, n²) view, and each minor (the rows below `row`, the
+// columns `cols`) is built once. n = 4 takes 16 slices and about 50 elementwise ops on
+// batch-sized tensors. The float arithmetic of the expansion: an error of a few units in the
+// last place of the sum of |products| (the permanent of |A|), as any float method of this type
+// has on a nearly singular matrix.
+void lower_det(const NodeCtx& c) {
+  size_t r = c.rank(0);
+  if (r < 2) c.invalid("the input must have rank 2 or more, rank " + std::to_string(r));
+  const Shape xs = c.desc(0).shape;
+  const uint32_t n = xs[r - 1];
+  if (xs[r - 2] != n) c.invalid("the matrices must be square");
+  if (n > 4)
+    c.unsupported("WebNN has no determinant, and the importer expands cofactors of matrices up to 4x4 only, not " +
+                  std::to_string(n) + "x" + std::to_string(n));
+  Shape batch(xs.begin(), xs.end() - 2);
+  const uint32_t count = uint32_t(count_of(batch));
+  OperandId flat = c.reshape(c.operand(0), {count, n * n});
+  std::vector<OperandId> e;
+  for (uint32_t i = 0; i < n * n; ++i) e.push_back(slice_axis(c, flat, 1, i, 1));
+  std::map<std::vector<uint32_t>, OperandId> minors;
+  std::function<OperandId(uint32_t, const std::vector<uint32_t>&)> det = [&](uint32_t row,
+                                                                             const std::vector<uint32_t>& cols) {
+    if (cols.size() == 1) return e[row * n + cols[0]];
+    auto it = minors.find(cols);
+    if (it != minors.end()) return it->second;
+    std::optional<OperandId> sum;
+    for (size_t j = 0; j < cols.size(); ++j) {
+      std::vector<uint32_t> rest = cols;
+      rest.erase(rest.begin() + long(j));
+      OperandId term = c.add(OpKind::kMul, {e[row * n + cols[j]], det(row + 1, rest)});
+      sum = !sum ? term : c.add(j % 2 ? OpKind::kSub : OpKind::kAdd, {*sum, term});
+    }
+    return minors[cols] = *sum;
+  };
+  std::vector<uint32_t> all(n);
+  std::iota(all.begin(), all.end(), 0u);
+  c.set_out(0, c.reshape(det(0, all), batch));
 }
 
 // ---- Softmax ----
@@ -2253,6 +2428,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Gemm", lower_gemm},
       {"MatMul", lower_matmul},
       {"Einsum", lower_einsum},
+      {"Det", lower_det},
       {"Softmax", lower_softmax},
       {"Hardmax", lower_hardmax},
       {"EyeLike", lower_eye_like},
