@@ -183,7 +183,7 @@ npy_dict=$build/npy.dict
 # field names.
 onnx_dict=$build/onnx.dict
 {
-  grep -ohE '\{"[A-Z][A-Za-z0-9]+"' src/formats/onnx_import*.cpp | tr -d '{' | sort -u
+  grep -ohE '\{"[A-Z][A-Za-z0-9]+"' src/formats/onnx/import*.cpp | tr -d '{' | sort -u
   grep -ohE '"[a-z][a-z_]+"' src/formats/onnx/import_ops.cpp | sort -u
   printf '"%s"\n' ai.onnx NOTSET SAME_UPPER SAME_LOWER VALID external_data location offset length \
     model.onnx raw_data float_data int64_data

@@ -110,6 +110,17 @@ uint32_t action_of(Action a) {
   return SCMP_ACT_KILL_PROCESS;
 }
 
+// A comparison of a call's first argument (libseccomp's SCMP_A0, spelled out: its compound
+// literal leaves fields to the compiler's zero, which clang warns about).
+scmp_arg_cmp first_argument(scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) {
+  scmp_arg_cmp c{};
+  c.arg = 0;
+  c.op = op;
+  c.datum_a = a;
+  c.datum_b = b;
+  return c;
+}
+
 }  // namespace
 
 bool sandbox_reduced() {
@@ -146,11 +157,11 @@ void enter_sandbox(const SandboxOptions& options) {
   // Threads yes (OpenMP's, the timeline's), processes no: clone without CLONE_THREAD is refused,
   // and clone3, whose flags live in memory the filter cannot read, reports ENOSYS so that glibc
   // falls back to clone.
-  const scmp_arg_cmp not_thread = SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
+  const scmp_arg_cmp not_thread = first_argument(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0);
   add("clone", SCMP_ACT_ERRNO(EPERM), 1, &not_thread);
   add("clone3", SCMP_ACT_ERRNO(ENOSYS));
   // Signals only to itself (abort() and raise() use them).
-  const scmp_arg_cmp other_process = SCMP_A0(SCMP_CMP_NE, static_cast<scmp_datum_t>(::getpid()));
+  const scmp_arg_cmp other_process = first_argument(SCMP_CMP_NE, static_cast<scmp_datum_t>(::getpid()));
   add("kill", SCMP_ACT_ERRNO(EPERM), 1, &other_process);
   add("tgkill", SCMP_ACT_ERRNO(EPERM), 1, &other_process);
   add("rt_sigqueueinfo", SCMP_ACT_ERRNO(EPERM), 1, &other_process);
