@@ -13,6 +13,10 @@
   window written here; largest |difference| at most 1e-5 x largest |value|.
 - Det (cofactor expansion) of 1x1 to 4x4 matrices, batched and not, against numpy's float64 det
   (same bound); a 5x5 Det is a NotSupportedError.
+- GridSample: bilinear, nearest and bicubic, with zeros, border and reflection padding, with and
+  without align_corners, a batch of 2 and grid points well outside [-1, 1] (and points exactly at
+  the halves nearest rounds to even), against a float64 per-point sampler written here from the
+  ONNX operator's definition (same bound); a 3-D input is a NotSupportedError naming the rank.
 
 Each model is built with the onnx Python package, run by `webnn run model.onnx` on the given
 backend. Usage: compositions.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
@@ -255,6 +259,88 @@ def det_case(rng, shape):
     return single_node_model(node, x.shape, {}), {"X": x}, {"Y": np.linalg.det(x.astype(np.float64))}
 
 
+def grid_reflect(v, lo, hi):
+    """Folds v into [lo, hi] at its ends, as often as it takes."""
+    if hi == lo:
+        return lo
+    while v < lo or v > hi:
+        v = 2 * lo - v if v < lo else 2 * hi - v
+    return v
+
+
+def grid_sample_reference(x, grid, mode, padding, align):
+    """GridSample of x [N, C, H, W] at grid [N, Ho, Wo, 2] in float64, one output point at a time."""
+    n, ch, h, w = x.shape
+    x = x.astype(np.float64)
+    out = np.zeros((n, ch) + grid.shape[1:3])
+
+    def pixel(b, r, col):
+        """The [C] pixel at whole position (r, col) after padding."""
+        if padding == "zeros":
+            return x[b, :, r, col] if 0 <= r < h and 0 <= col < w else np.zeros(ch)
+        if padding == "border":
+            return x[b, :, min(max(r, 0), h - 1), min(max(col, 0), w - 1)]
+        lo_r, hi_r = (0, h - 1) if align else (-0.5, h - 0.5)
+        lo_c, hi_c = (0, w - 1) if align else (-0.5, w - 0.5)
+        return x[b, :, int(grid_reflect(r, lo_r, hi_r)), int(grid_reflect(col, lo_c, hi_c))]
+
+    def cubic(t):
+        a = -0.75
+
+        def far(d):  # 1 < d < 2
+            return a * d ** 3 - 5 * a * d ** 2 + 8 * a * d - 4 * a
+
+        def near(d):  # d <= 1
+            return (a + 2) * d ** 3 - (a + 3) * d ** 2 + 1
+        return [far(1 + t), near(t), near(1 - t), far(2 - t)]
+
+    for b in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                pos = []
+                for value, size in ((float(grid[b, i, j, 1]), h), (float(grid[b, i, j, 0]), w)):
+                    p = (value + 1) / 2 * (size - 1) if align else ((value + 1) * size - 1) / 2
+                    if mode == "nearest":
+                        p = float(np.rint(p))  # half to even
+                    lo, hi = (0, size - 1) if align else (-0.5, size - 0.5)
+                    if p < lo or p > hi:
+                        p = min(max(p, 0), size - 1) if padding == "border" else (
+                            grid_reflect(p, lo, hi) if padding == "reflection" else p)
+                    pos.append(p)
+                if mode == "nearest":
+                    out[b, :, i, j] = pixel(b, int(pos[0]), int(pos[1]))
+                    continue
+                r0, c0 = int(np.floor(pos[0])), int(np.floor(pos[1]))
+                tr, tc = pos[0] - r0, pos[1] - c0
+                if mode == "bilinear":
+                    rows, cols = [(r0, 1 - tr), (r0 + 1, tr)], [(c0, 1 - tc), (c0 + 1, tc)]
+                else:
+                    rows = list(zip(range(r0 - 1, r0 + 3), cubic(tr)))
+                    cols = list(zip(range(c0 - 1, c0 + 3), cubic(tc)))
+                out[b, :, i, j] = sum(wr * wc * pixel(b, r, col) for r, wr in rows for col, wc in cols)
+    return out
+
+
+def grid_sample_case(rng, mode, padding, align, x_shape, out_hw=(6, 7)):
+    x = rng.standard_normal(x_shape).astype(np.float32)
+    # Most points in [-1.1, 1.1], some far outside (several reflections), and (sizes of powers of 2,
+    # where float32 holds them exactly) a few where a nearest coordinate is a half.
+    grid = rng.uniform(-1.1, 1.1, (x_shape[0],) + out_hw + (2,)).astype(np.float32)
+    grid[0, 0, :3] = [[-3.3, 0.2], [2.6, -2.9], [4.4, 5.1]]
+    h, w = x_shape[2:]
+    if not align and x_shape[2:] == (4, 8):  # ((g + 1) w - 1) / 2 = k + 1/2  <=>  g = (2k + 2) / w - 1
+        grid[1, 1, :3, 0] = [2 / w - 1, 4 / w - 1, 2 * w / w - 1]
+        grid[1, 1, :3, 1] = [4 / h - 1, 6 / h - 1, 2 / h - 1]
+    node = helper.make_node("GridSample", ["X", "G"], ["Y"], mode=mode, padding_mode=padding,
+                            align_corners=int(align))
+    graph = helper.make_graph([node], "grid_sample", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape),
+                                                      helper.make_tensor_value_info("G", TensorProto.FLOAT, grid.shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)])
+    model.ir_version = 8
+    return model, {"X": x, "G": grid}, {"Y": grid_sample_reference(x, grid, mode, padding, align)}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -302,8 +388,24 @@ def main():
         cases.append((f"{op} 5-D", global_pool_case(rng, op, (2, 3, 4, 3, 5)), False))
     for shape in ((3, 1, 1), (4, 2, 2), (2, 3, 3, 3), (5, 4, 4), (4, 4)):
         cases.append((f"Det {shape}", det_case(rng, shape), False))
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for padding in ("zeros", "border", "reflection"):
+            for align in (False, True):
+                cases.append((f"GridSample {mode} {padding} align_corners={int(align)}",
+                              grid_sample_case(rng, mode, padding, align, (2, 3, 5, 3) if align else (2, 3, 4, 8)),
+                              False))
+    cases.append(("GridSample bilinear 1x1 input", grid_sample_case(rng, "bilinear", "border", False, (1, 2, 1, 1)),
+                  False))
+    grid_3d = helper.make_node("GridSample", ["X", "G"], ["Y"])
+    grid_3d = helper.make_model(helper.make_graph(
+        [grid_3d], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, (1, 1, 2, 2, 2)),
+                         helper.make_tensor_value_info("G", TensorProto.FLOAT, (1, 1, 1, 1, 3))],
+        [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]), opset_imports=[helper.make_opsetid("", 20)])
+    grid_3d.ir_version = 9
     # What cannot be lowered is refused: (name, model, feeds, a part of the expected error).
-    refused = [("Det 5x5", *det_case(rng, (5, 5))[:2], "NotSupportedError")]
+    refused = [("Det 5x5", *det_case(rng, (5, 5))[:2], "NotSupportedError"),
+               ("GridSample 5-D", grid_3d, {"X": np.zeros((1, 1, 2, 2, 2), np.float32),
+                                          "G": np.zeros((1, 1, 1, 1, 3), np.float32)}, "rank-5")]
     failed = 0
     for name, model, feeds, error in refused:
         got = run_model(cli, work, backend, model, feeds)

@@ -1733,6 +1733,137 @@ void lower_upsample(const NodeCtx& c) {
   resample(c, mode, "asymmetric", "floor", scales, {});
 }
 
+// ---- GridSample ----
+
+// The ONNX reference's reflection of coordinates v (float32) into [lo, hi], folded as often as it
+// takes: a triangle wave of period 2 (hi - lo).
+OperandId reflect_into(const NodeCtx& c, OperandId v, double lo, double hi) {
+  auto f = [&](double d) { return c.scalar(DataType::kFloat32, d); };
+  const double span = hi - lo;
+  OperandId t = c.add(OpKind::kSub, {v, f(lo)});
+  OperandId periods = c.add(OpKind::kFloor, {c.add(OpKind::kDiv, {t, f(2 * span)})});
+  t = c.add(OpKind::kSub, {t, c.add(OpKind::kMul, {periods, f(2 * span)})});
+  OperandId folded =
+      c.add(OpKind::kWhere, {c.add(OpKind::kGreater, {t, f(span)}), c.add(OpKind::kSub, {f(2 * span), t}), t});
+  return c.add(OpKind::kAdd, {folded, f(lo)});
+}
+
+// Whether v lies outside [lo, hi].
+OperandId outside(const NodeCtx& c, OperandId v, double lo, double hi) {
+  return c.add(OpKind::kLogicalOr, {c.add(OpKind::kLesser, {v, c.scalar(DataType::kFloat32, lo)}),
+                                    c.add(OpKind::kGreater, {v, c.scalar(DataType::kFloat32, hi)})});
+}
+
+// GridSample (opset 16 and its 4-D form in later opsets) of x [N, C, H, W] at grid [N, Ho, Wo, 2]
+// as the ONNX reference computes it: coordinates unnormalized in float32 (rounded half to even for
+// nearest), moved into the border ([-0.5, size - 0.5], or [0, size - 1] with align_corners) by
+// padding_mode, then taps at whole positions (1, 2x2 or 4x4) read by gatherElements from the
+// flattened [N, C, H*W] input, each tap's index clamped (border), reflected (reflection) or
+// masked to 0 (zeros), weighted and summed.
+void lower_grid_sample(const NodeCtx& c) {
+  std::string mode = c.attr_s("mode", c.opset >= 20 ? "linear" : "bilinear");
+  const std::string padding = c.attr_s("padding_mode", "zeros");
+  const bool align = c.attr_i("align_corners", 0) != 0;
+  if (mode == "linear") mode = "bilinear";
+  if (mode == "cubic") mode = "bicubic";
+  if (mode != "bilinear" && mode != "nearest" && mode != "bicubic") c.invalid("unknown mode \"" + mode + "\"");
+  if (padding != "zeros" && padding != "border" && padding != "reflection")
+    c.invalid("unknown padding_mode \"" + padding + "\"");
+  if (c.rank(0) != 4)
+    c.unsupported("GridSample of a rank-" + std::to_string(c.rank(0)) + " input (the importer lowers 4-D inputs)");
+  const Shape xs = c.desc(0).shape, gs = c.desc(1).shape;
+  if (gs.size() != 4 || gs[0] != xs[0] || gs[3] != 2)
+    c.invalid("the grid must be [N, H_out, W_out, 2] for an input [N, C, H, W]");
+  const DataType ft = c.type(0);
+  if (ft != DataType::kFloat32 && ft != DataType::kFloat16)
+    c.unsupported("GridSample of a " + onnx_type_name(onnx_type(ft)) + " input (the importer samples float inputs)");
+  const uint32_t n = xs[0], channels = xs[1], h = xs[2], w = xs[3], points = gs[1] * gs[2];
+  if (uint64_t(h) * w > (uint64_t(1) << 24)) c.unsupported("an input of more than 2^24 pixels per channel");
+  auto f = [&](double d) { return c.scalar(DataType::kFloat32, d); };
+  OperandId grid = c.cast(c.reshape(c.operand(1), {n, points, 2}), DataType::kFloat32);
+
+  // Per axis (x, then y): the taps, each a whole position [N, P] and its weight (none for nearest).
+  struct Tap {
+    OperandId index;  // int32, in range
+    std::optional<OperandId> weight;
+    std::optional<OperandId> valid;  // zeros padding
+  };
+  auto taps_of = [&](uint32_t component, uint32_t size) {
+    OperandId v = c.reshape(slice_axis(c, grid, 2, component, 1), {n, points});
+    OperandId v1 = c.add(OpKind::kAdd, {v, f(1)});
+    v = align ? c.add(OpKind::kMul, {c.add(OpKind::kDiv, {v1, f(2)}), f(double(size) - 1)})
+              : c.add(OpKind::kDiv, {c.add(OpKind::kSub, {c.add(OpKind::kMul, {v1, f(size)}), f(1)}), f(2)});
+    if (mode == "nearest") v = c.add(OpKind::kRoundEven, {v});
+    const double lo = align ? 0 : -0.5, hi = align ? double(size) - 1 : double(size) - 0.5;
+    if (padding == "border")
+      v = c.add(OpKind::kWhere,
+                {outside(c, v, lo, hi), c.add(OpKind::kClamp, {v}, ClampAttrs{0.0, double(size) - 1}), v});
+    if (padding == "reflection" && hi > lo)
+      v = c.add(OpKind::kWhere, {outside(c, v, lo, hi), reflect_into(c, v, lo, hi), v});
+    std::vector<std::pair<OperandId, std::optional<OperandId>>> at;  // whole position, weight
+    if (mode == "nearest") {
+      at.push_back({v, std::nullopt});
+    } else {
+      OperandId x0 = c.add(OpKind::kFloor, {v});
+      OperandId t = c.add(OpKind::kSub, {v, x0});
+      auto shifted = [&](double d) { return d == 0 ? x0 : c.add(OpKind::kAdd, {x0, f(d)}); };
+      if (mode == "bilinear") {
+        at.push_back({x0, c.add(OpKind::kSub, {f(1), t})});
+        at.push_back({shifted(1), t});
+      } else {
+        // The cubic convolution coefficients of the ONNX reference (A = -0.75) at distances
+        // 1 + t, t, 1 - t and 2 - t.
+        const double a = -0.75;
+        auto mul = [&](OperandId p, OperandId q) { return c.add(OpKind::kMul, {p, q}); };
+        auto add = [&](OperandId p, double d) { return c.add(OpKind::kAdd, {p, f(d)}); };
+        auto outer = [&](OperandId d) {  // ((A d - 5A) d + 8A) d - 4A
+          return add(mul(add(mul(add(c.add(OpKind::kMul, {d, f(a)}), -5 * a), d), 8 * a), d), -4 * a);
+        };
+        auto inner = [&](OperandId d) {  // ((A + 2) d - (A + 3)) d d + 1
+          return add(mul(mul(add(c.add(OpKind::kMul, {d, f(a + 2)}), -(a + 3)), d), d), 1);
+        };
+        OperandId one_minus_t = c.add(OpKind::kSub, {f(1), t});
+        at.push_back({shifted(-1), outer(add(t, 1))});
+        at.push_back({x0, inner(t)});
+        at.push_back({shifted(1), inner(one_minus_t)});
+        at.push_back({shifted(2), outer(c.add(OpKind::kSub, {f(2), t}))});
+      }
+    }
+    std::vector<Tap> taps;
+    for (auto& [pos, weight] : at) {
+      Tap tap{pos, weight, std::nullopt};
+      if (padding == "zeros")
+        tap.valid = c.add(OpKind::kLogicalAnd, {c.add(OpKind::kGreaterOrEqual, {pos, f(0)}),
+                                                c.add(OpKind::kLesserOrEqual, {pos, f(double(size) - 1)})});
+      if (padding == "reflection" && hi > lo)
+        pos = c.add(OpKind::kWhere, {outside(c, pos, 0, double(size) - 1), reflect_into(c, pos, lo, hi), pos});
+      tap.index = c.cast(c.add(OpKind::kClamp, {pos}, ClampAttrs{0.0, double(size) - 1}), DataType::kInt32);
+      taps.push_back(tap);
+    }
+    return taps;
+  };
+  const std::vector<Tap> tx = taps_of(0, w), ty = taps_of(1, h);
+
+  OperandId flat = c.reshape(c.operand(0), {n, channels, h * w});
+  std::optional<OperandId> sum;
+  for (const Tap& y : ty) {
+    OperandId row = c.add(OpKind::kMul, {y.index, c.scalar(DataType::kInt32, w)});
+    for (const Tap& x : tx) {
+      OperandId index = c.reshape(c.add(OpKind::kAdd, {row, x.index}), {n, 1, points});
+      index = c.add(OpKind::kExpand, {index}, ExpandAttrs{{n, channels, points}});
+      OperandId value = c.add(OpKind::kGatherElements, {flat, index}, GatherAttrs{2});
+      std::optional<OperandId> weight;
+      if (x.weight && y.weight) weight = c.add(OpKind::kMul, {*y.weight, *x.weight});
+      if (weight) value = c.add(OpKind::kMul, {value, c.cast(c.reshape(*weight, {n, 1, points}), ft)});
+      if (x.valid && y.valid) {
+        OperandId valid = c.reshape(c.add(OpKind::kLogicalAnd, {*y.valid, *x.valid}), {n, 1, points});
+        value = c.add(OpKind::kWhere, {valid, value, c.scalar(ft, 0)});
+      }
+      sum = sum ? c.add(OpKind::kAdd, {*sum, value}) : value;
+    }
+  }
+  c.set_out(0, c.reshape(*sum, {n, channels, gs[1], gs[2]}));
+}
 // ---- Quantization ----
 
 // A per-tensor or per-axis scale/zero point reshaped to the input's rank (blockwise broadcast).
@@ -2479,6 +2610,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Trilu", lower_trilu},
       {"Resize", lower_resize},
       {"Upsample", lower_upsample},
+      {"GridSample", lower_grid_sample},
       // Quantization, recurrent
       {"QuantizeLinear", lower_quantize_linear},
       {"DequantizeLinear", lower_dequantize_linear},
