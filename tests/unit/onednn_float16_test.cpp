@@ -72,7 +72,7 @@ struct Tolerance {
 };
 constexpr Tolerance kExact{0, 0};
 
-class Float16Test : public ::testing::Test {
+class Float16Test : public test::BackendComparison<Tolerance> {
  protected:
   // A graph input of seeded values in [lo, hi), float16-representable.
   OperandId input(Shape shape, DataType type = kF16, float lo = -1, float hi = 1) {
@@ -91,10 +91,6 @@ class Float16Test : public ::testing::Test {
         std::memcpy(b.data() + i * sizeof(T), &v, sizeof(T));
       }
     });
-    feeds_.push_back(std::move(b));
-    return builder_.add_input("in" + std::to_string(feeds_.size() - 1), d);
-  }
-  OperandId input_bytes(const OperandDescriptor& d, Bytes b) {
     feeds_.push_back(std::move(b));
     return builder_.add_input("in" + std::to_string(feeds_.size() - 1), d);
   }
@@ -117,40 +113,8 @@ class Float16Test : public ::testing::Test {
     });
     return builder_.add_constant(d, BufferRef::adopt(std::move(b)));
   }
-  OperandId op(OpKind kind, std::vector<OperandId> inputs, Attributes attrs = NoAttrs{}) {
-    return builder_.add_operation(kind, std::move(inputs), std::move(attrs)).front();
-  }
-  void output(OperandId id, Tolerance tolerance = {}) {
-    outputs_.push_back({"out" + std::to_string(outputs_.size()), id});
-    tolerances_.push_back(tolerance);
-  }
 
-  // Builds, runs on both backends and compares every output.
-  void check() {
-    graph_ = builder_.build(outputs_);
-    expected_ = run("reference");
-    actual_ = run("onednn");
-    for (size_t i = 0; i < expected_.size(); ++i) compare(i);
-  }
-
-  std::vector<Bytes> run(const std::string& backend) {
-    std::unique_ptr<Executable> exe = find_backend(backend).compile(graph_, CompileOptions{2});
-    placement_ = exe->placement();
-    std::vector<const std::byte*> in;
-    for (const NamedOperand& i : graph_->inputs) {
-      size_t k = 0;
-      while (builder_.graph().inputs[k].name != i.name) ++k;
-      in.push_back(feeds_[k].data());
-    }
-    std::vector<Bytes> out_store;
-    std::vector<std::byte*> out;
-    for (const NamedOperand& o : graph_->outputs) out_store.push_back(Bytes(*graph_->desc(o.operand).byte_length()));
-    for (Bytes& b : out_store) out.push_back(b.data());
-    exe->run(in, out);
-    return out_store;
-  }
-
-  void compare(size_t index) {
+  void compare(size_t index) override {
     const NamedOperand& o = graph_->outputs[index];
     const OperandDescriptor& d = graph_->desc(o.operand);
     const Bytes& actual = actual_[index];
@@ -183,19 +147,7 @@ class Float16Test : public ::testing::Test {
     ADD_FAILURE() << "no " << op_name(kind) << " in the graph";
     return {};
   }
-  bool all_on_onednn() const {
-    for (const std::string& p : placement_)
-      if (p != "onednn") return false;
-    return !placement_.empty();
-  }
 
-  GraphBuilder builder_;
-  std::vector<Bytes> feeds_;
-  std::vector<NamedOperand> outputs_;
-  std::vector<Tolerance> tolerances_;
-  std::shared_ptr<const Graph> graph_;
-  std::vector<Bytes> expected_, actual_;
-  std::vector<std::string> placement_;
   uint32_t seed_ = 0;
 };
 

@@ -36,7 +36,7 @@ struct Tolerance {
 };
 constexpr Tolerance kExact{0, 0};
 
-class Int8Test : public ::testing::Test {
+class Int8Test : public test::BackendComparison<Tolerance> {
  protected:
   // A tensor of `type` with seeded values: integers in [lo, hi] for the integer types, reals in
   // [lo, hi) for float32.
@@ -63,10 +63,6 @@ class Int8Test : public ::testing::Test {
     feeds_.push_back(values(d, lo, hi));
     return builder_.add_input("in" + std::to_string(feeds_.size() - 1), d);
   }
-  OperandId input_bytes(const OperandDescriptor& d, Bytes b) {
-    feeds_.push_back(std::move(b));
-    return builder_.add_input("in" + std::to_string(feeds_.size() - 1), d);
-  }
   OperandId constant(Shape shape, DataType type, double lo, double hi) {
     const OperandDescriptor d{type, std::move(shape)};
     return builder_.add_constant(d, BufferRef::adopt(values(d, lo, hi)));
@@ -85,9 +81,6 @@ class Int8Test : public ::testing::Test {
   template <class Z>
   OperandId scalar_zp(size_t rank, DataType type, Z zp) {
     return constant_of(Shape(rank, 1), type, std::vector<Z>{zp});
-  }
-  OperandId op(OpKind kind, std::vector<OperandId> inputs, Attributes attrs = NoAttrs{}) {
-    return builder_.add_operation(kind, std::move(inputs), std::move(attrs)).front();
   }
   OperandId dq(OperandId x, OperandId scale, OperandId zp) { return op(OpKind::kDequantizeLinear, {x, scale, zp}); }
   OperandId q(OperandId x, OperandId scale, OperandId zp) { return op(OpKind::kQuantizeLinear, {x, scale, zp}); }
@@ -111,34 +104,6 @@ class Int8Test : public ::testing::Test {
     for (uint32_t d : scale_shape) count *= d;
     return dq(w, s, constant_of(scale_shape, kI8, std::vector<int8_t>(count, 0)));
   }
-  void output(OperandId id, Tolerance tolerance = {}) {
-    outputs_.push_back({"out" + std::to_string(outputs_.size()), id});
-    tolerances_.push_back(tolerance);
-  }
-
-  void check() {
-    graph_ = builder_.build(outputs_);
-    expected_ = run("reference");
-    actual_ = run("onednn");
-    for (size_t i = 0; i < expected_.size(); ++i) compare(i);
-  }
-
-  std::vector<Bytes> run(const std::string& backend) {
-    std::unique_ptr<Executable> exe = find_backend(backend).compile(graph_, CompileOptions{2});
-    placement_ = exe->placement();
-    std::vector<const std::byte*> in;
-    for (const NamedOperand& i : graph_->inputs) {
-      size_t k = 0;
-      while (builder_.graph().inputs[k].name != i.name) ++k;
-      in.push_back(feeds_[k].data());
-    }
-    std::vector<Bytes> out_store;
-    std::vector<std::byte*> out;
-    for (const NamedOperand& o : graph_->outputs) out_store.push_back(Bytes(*graph_->desc(o.operand).byte_length()));
-    for (Bytes& b : out_store) out.push_back(b.data());
-    exe->run(in, out);
-    return out_store;
-  }
 
   static std::vector<double> as_doubles(const Bytes& bytes, DataType type) {
     std::vector<double> out;
@@ -154,7 +119,7 @@ class Int8Test : public ::testing::Test {
     return out;
   }
 
-  void compare(size_t index) {
+  void compare(size_t index) override {
     const NamedOperand& o = graph_->outputs[index];
     const OperandDescriptor& d = graph_->desc(o.operand);
     ASSERT_EQ(actual_[index].size(), expected_[index].size());
@@ -185,19 +150,7 @@ class Int8Test : public ::testing::Test {
       if (graph_->operations[i].kind == kind) out.push_back(placement_[i]);
     return out;
   }
-  bool all_on_onednn() const {
-    for (const std::string& p : placement_)
-      if (p != "onednn") return false;
-    return !placement_.empty();
-  }
 
-  GraphBuilder builder_;
-  std::vector<Bytes> feeds_;
-  std::vector<NamedOperand> outputs_;
-  std::vector<Tolerance> tolerances_;
-  std::shared_ptr<const Graph> graph_;
-  std::vector<Bytes> expected_, actual_;
-  std::vector<std::string> placement_;
   uint32_t seed_ = 0;
 };
 
