@@ -21,6 +21,7 @@
 #include <list>
 #include <map>
 #include <mutex>
+#include <new>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -40,8 +41,10 @@ namespace {
 // A descriptor per message is what the protocol uses (one region); a few more cost nothing.
 constexpr unsigned kMaxFdsPerMessage = 4;
 
-// The exit status of a worker whose step ran past the dispatch time limit.
+// The exit status of a worker whose step ran past the dispatch time limit, and of one that ran
+// out of memory (its address-space limit).
 constexpr int kExitTimedOut = 70;
+constexpr int kExitOutOfMemory = 71;
 
 using Clock = std::chrono::steady_clock;
 
@@ -648,6 +651,14 @@ void watch_steps(State& state, std::shared_ptr<Connection> conn) {
     const ServiceLimits& limits = state.options.limits;
     enter_sandbox(
         {limits.worker_address_space ? limits.worker_address_space : limits.max_bytes * 2 + (uint64_t{4} << 30), 256});
+    // Past its address-space limit a worker ends at the first allocation that fails: the quotas
+    // keep a client below it, so whatever needs more is not to be served, and a half-done call
+    // could otherwise leave its reply pending forever.
+    std::set_new_handler([] {
+      static const char message[] = "webnn serve: a worker ran out of memory (--worker-memory); it ends\n";
+      [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, message, sizeof message - 1);
+      ::_exit(kExitOutOfMemory);
+    });
     if (limits.dispatch_timeout_s > 0) std::thread(watch_steps, std::ref(state), conn).detach();
     serve_connection(state, conn);
   } catch (const std::exception& e) {
@@ -662,6 +673,7 @@ std::string worker_ending(int status) {
   if (WIFEXITED(status)) {
     if (WEXITSTATUS(status) == 0) return "ended";
     if (WEXITSTATUS(status) == kExitTimedOut) return "ended: past the dispatch time limit";
+    if (WEXITSTATUS(status) == kExitOutOfMemory) return "ended: out of memory (--worker-memory)";
     return "failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")";
   }
   if (WIFSIGNALED(status)) {

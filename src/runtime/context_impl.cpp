@@ -71,6 +71,13 @@ uint64_t byte_length_of(const TensorImpl& tensor) { return tensor.operand_desc()
 
 // ---- PendingRead ----
 
+namespace {
+// Made when the library is loaded: when a copy fails, memory may be short for the error too, and
+// the read must settle all the same.
+const std::exception_ptr kCouldNotCopy =
+    std::make_exception_ptr(Error(ErrorKind::kUnknownError, "readTensor: could not copy the tensor's bytes"));
+}  // namespace
+
 void PendingRead::fulfil(std::span<const std::byte> bytes) {
   {
     std::lock_guard lock(mutex_);
@@ -79,7 +86,7 @@ void PendingRead::fulfil(std::span<const std::byte> bytes) {
     try {
       deliver(bytes);
     } catch (...) {  // the copy could not be allocated
-      fail(std::make_exception_ptr(Error(ErrorKind::kUnknownError, "readTensor: could not copy the tensor's bytes")));
+      fail(kCouldNotCopy);
     }
   }
   notify();

@@ -43,10 +43,9 @@ struct RawClient {
   kj::Own<capnp::RpcSystem<capnp::rpc::twoparty::VatId>> rpc;
   wire::Context::Client context = nullptr;
 
-  explicit RawClient(const std::string& path) {
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    const sockaddr_un addr = unix_address(path, "test");
-    EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
+  explicit RawClient(const std::string& path) : RawClient(connected_to(path)) {}
+  // Over a connected socket, which it then owns.
+  explicit RawClient(int fd) {
     stream = io.lowLevelProvider->wrapUnixSocketFd(fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
     network = kj::heap<capnp::TwoPartyVatNetwork>(*stream, 4, capnp::rpc::twoparty::Side::CLIENT);
     rpc = kj::heap<capnp::RpcSystem<capnp::rpc::twoparty::VatId>>(capnp::makeRpcClient(*network));
@@ -58,6 +57,12 @@ struct RawClient {
     auto create = connect.send().getMl().createContextRequest();
     create.initOptions().setBackend("reference");
     context = create.send().wait(io.waitScope).getContext();
+  }
+  static int connected_to(const std::string& path) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const sockaddr_un addr = unix_address(path, "test");
+    EXPECT_EQ(::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr)), 0);
+    return fd;
   }
   // Whether the service ended this connection.
   bool ended() {
