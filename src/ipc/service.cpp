@@ -649,8 +649,10 @@ void watch_steps(State& state, std::shared_ptr<Connection> conn) {
     for (int fd = 3; fd < conn->fd; ++fd) ::close(fd);
     ::syscall(SYS_close_range, conn->fd + 1, ~0U, 0);
     const ServiceLimits& limits = state.options.limits;
-    enter_sandbox(
-        {limits.worker_address_space ? limits.worker_address_space : limits.max_bytes * 2 + (uint64_t{4} << 30), 256});
+    // By default twice the byte quota and 4 GiB more; a quota too large for that: no limit.
+    const uint64_t headroom = uint64_t{4} << 30;
+    const uint64_t by_default = limits.max_bytes <= (UINT64_MAX - headroom) / 2 ? limits.max_bytes * 2 + headroom : 0;
+    enter_sandbox({limits.worker_address_space ? limits.worker_address_space : by_default, 256});
     // Past its address-space limit a worker ends at the first allocation that fails: the quotas
     // keep a client below it, so whatever needs more is not to be served, and a half-done call
     // could otherwise leave its reply pending forever.
@@ -716,16 +718,19 @@ void start_worker(State& s, const std::shared_ptr<Connection>& conn) {
   const pid_t service = ::getpid();
   const pid_t pid = ::fork();
   if (pid == 0) worker_main(s, conn, service);
+  const int fork_error = errno;
   ::close(conn->fd);
   if (pid < 0) {
-    s.log("connection " + std::to_string(conn->number) + ": closed: no worker (fork: " + std::strerror(errno) + ")");
+    s.log("connection " + std::to_string(conn->number) + ": closed: no worker (fork: " + std::strerror(fork_error) +
+          ")");
     return;
   }
   const int pidfd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
   if (pidfd < 0) {  // a worker the service cannot watch is not left running
+    const int pidfd_error = errno;
     ::kill(pid, SIGKILL);
     ::waitpid(pid, nullptr, 0);
-    s.log("connection " + std::to_string(conn->number) + ": closed: pidfd_open: " + std::strerror(errno));
+    s.log("connection " + std::to_string(conn->number) + ": closed: pidfd_open: " + std::strerror(pidfd_error));
     return;
   }
   s.workers[pid] = {conn->number, pidfd, !conn->refusal.empty()};
