@@ -646,7 +646,7 @@ void watch_steps(State& state, std::shared_ptr<Connection> conn) {
     ::sigaction(SIGTERM, &sa, nullptr);
     ::signal(SIGPIPE, SIG_IGN);
     // Only the connection and the standard streams stay open.
-    for (int fd = 3; fd < conn->fd; ++fd) ::close(fd);
+    if (conn->fd > 3) ::syscall(SYS_close_range, 3, conn->fd - 1, 0);
     ::syscall(SYS_close_range, conn->fd + 1, ~0U, 0);
     const ServiceLimits& limits = state.options.limits;
     // By default twice the byte quota and 4 GiB more; a quota too large for that: no limit.

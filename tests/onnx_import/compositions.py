@@ -131,19 +131,23 @@ def same_pads(size, kernel, stride, dilation, upper):
     return (total // 2, total - total // 2) if upper else (total - total // 2, total // 2)
 
 
+def pads_3d(attrs, x_shape, kernel, strides, dilations, pads, auto_pad):
+    """Sets a 3-D node's auto_pad or pads attribute; returns the (begin, end) padding of each axis."""
+    if auto_pad:
+        attrs["auto_pad"] = auto_pad
+        return zip(*(same_pads(x_shape[2 + i], kernel[i], strides[i], dilations[i], auto_pad == "SAME_UPPER")
+                     for i in range(3)))
+    attrs["pads"] = pads
+    return pads[:3], pads[3:]
+
+
 def conv3d_case(rng, x_shape, w_shape, group, strides, dilations, pads=None, auto_pad=None, bias=True):
     x = rng.standard_normal(x_shape).astype(np.float32)
     w = rng.standard_normal(w_shape).astype(np.float32)
     b = rng.standard_normal(w_shape[0]).astype(np.float32)
     attrs = dict(group=group, strides=strides, dilations=dilations)
     kernel = w_shape[2:]
-    if auto_pad:
-        attrs["auto_pad"] = auto_pad
-        begin, end = zip(*(same_pads(x_shape[2 + i], kernel[i], strides[i], dilations[i], auto_pad == "SAME_UPPER")
-                           for i in range(3)))
-    else:
-        attrs["pads"] = pads
-        begin, end = pads[:3], pads[3:]
+    begin, end = pads_3d(attrs, x_shape, kernel, strides, dilations, pads, auto_pad)
     node = helper.make_node("Conv", ["X", "W", "B"] if bias else ["X", "W"], ["Y"], **attrs)
     inits = {"W": w, "B": b} if bias else {"W": w}
     xp = np.pad(x.astype(np.float64), [(0, 0), (0, 0)] + list(zip(begin, end)))
@@ -208,13 +212,7 @@ def pool3d_case(rng, op, x_shape, kernel, strides, pads=None, auto_pad=None, dil
         attrs["p"] = 2
     if op != "LpPool":
         attrs["ceil_mode"] = ceil_mode
-    if auto_pad:
-        attrs["auto_pad"] = auto_pad
-        begin, end = zip(*(same_pads(x_shape[2 + i], kernel[i], strides[i], dilations[i], auto_pad == "SAME_UPPER")
-                           for i in range(3)))
-    else:
-        attrs["pads"] = pads
-        begin, end = pads[:3], pads[3:]
+    begin, end = pads_3d(attrs, x_shape, kernel, strides, dilations, pads, auto_pad)
     node = helper.make_node(op, ["X"], ["Y"], **attrs)
     out, extra = [], []
     for i in range(3):
