@@ -1,18 +1,23 @@
 // The client side of a remote context (MLContextOptions::remote, docs/service.md): one
 // connection per context, served by a thread that runs the connection's Cap'n Proto event loop.
-// The context's timeline steps hand their calls to that thread (kj::Executor::executeSync) and
-// return once the call is sent; only reads and computes wait for replies. All calls go to the one
-// Context capability, so the service receives them in the timeline's order.
+// The context's timeline steps queue their work for that thread and return at once; only reads
+// and computes wait for replies. The thread sends everything queued when it wakes: consecutive
+// steps as one `steps` call (a write, a dispatch and the read after them are one message and one
+// reply), region-borne writes and reads as calls of their own. All calls go to the one Context
+// capability, so the service receives them in the timeline's order.
 #include <capnp/rpc-twoparty.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <kj/async-io.h>
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <future>
 #include <mutex>
+#include <optional>
+#include <span>
 #include <thread>
 
 #include "api/impl.hpp"
@@ -146,17 +151,27 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
 
   void create_tensor(detail::TensorImpl& tensor) override {
     tensor.remote_id = next_tensor_++;
-    send([id = tensor.remote_id, desc = tensor.desc](wire::Context::Client& c) {
-      auto request = c.createTensorRequest();
-      request.setTensor(id);
-      write_descriptor({desc.data_type, desc.shape}, request.initDescriptor());
-      request.setReadable(desc.readable);
-      request.setWritable(desc.writable);
-      return request.send().ignoreResult();
+    send_step([id = tensor.remote_id, desc = tensor.desc](wire::Step::Builder step) {
+      auto s = step.initCreateTensor();
+      s.setTensor(id);
+      write_descriptor({desc.data_type, desc.shape}, s.initDescriptor());
+      s.setReadable(desc.readable);
+      s.setWritable(desc.writable);
     });
   }
 
   void write_tensor(const detail::TensorImpl& tensor, std::vector<std::byte> bytes) override {
+    if (bytes.size() <= SharedRegion::kInlineLimit) {
+      const size_t n = bytes.size();
+      send_step(
+          [id = tensor.remote_id, bytes = std::move(bytes)](wire::Step::Builder step) {
+            auto s = step.initWriteTensor();
+            s.setTensor(id);
+            s.initBytes().setInline({reinterpret_cast<const capnp::byte*>(bytes.data()), bytes.size()});
+          },
+          n);
+      return;
+    }
     send([id = tensor.remote_id, bytes = std::move(bytes)](wire::Context::Client& c) {
       auto request = c.writeTensorRequest();
       request.setTensor(id);
@@ -175,34 +190,26 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       } catch (const Error&) {  // no region to be had: the bytes come inline
       }
     }
-    send([id = tensor.remote_id, destination, done, failed](wire::Context::Client& c) {
+    if (!destination) {
+      Queued read;
+      read.step = [id = tensor.remote_id](wire::Step::Builder step) { step.initReadTensor().setTensor(id); };
+      read.read = Read{std::move(done), std::move(failed)};
+      enqueue(std::move(read));
+      return;
+    }
+    send([id = tensor.remote_id, destination,
+          read = Read{std::move(done), std::move(failed)}](wire::Context::Client& c) {
       auto request = c.readTensorRequest();
       request.setTensor(id);
-      if (destination) request.setDestination(kj::heap<RegionServer>(*destination));
+      request.setDestination(kj::heap<RegionServer>(*destination));
       return request.send().then(
-          [destination, done, failed](capnp::Response<wire::Context::ReadTensorResults>&& r) {
-            if (r.hasFailure()) {
-              const Error e = error_of(r.getFailure());
-              return failed(e.kind(), e.message());
-            }
-            if (destination) return done(destination->bytes());
-            auto bytes = r.getBytes();
-            done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
-          },
-          [failed](kj::Exception&& e) {
-            failed(ErrorKind::kInvalidStateError,
-                   std::string("readTensor: the connection to the WebNN service is lost (") +
-                       e.getDescription().cStr() + ")");
-          });
+          [destination, read](capnp::Response<wire::ReadResult>&& r) { read.finish(r, destination.get()); },
+          [read](kj::Exception&& e) { read.lose(e); });
     });
   }
 
   void destroy_tensor(const detail::TensorImpl& tensor) override {
-    send([id = tensor.remote_id](wire::Context::Client& c) {
-      auto request = c.destroyTensorRequest();
-      request.setTensor(id);
-      return request.send().ignoreResult();
-    });
+    send_step([id = tensor.remote_id](wire::Step::Builder step) { step.setDestroyTensor(id); });
   }
 
   void dispatch(const Executable& graph, std::span<const std::shared_ptr<detail::TensorImpl>> inputs,
@@ -216,19 +223,18 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       for (size_t i = 0; i < tensors.size(); ++i) out.emplace_back(names[i].name, tensors[i]->remote_id);
       return out;
     };
-    send([id = remote.id(), ins = bind(remote.ir().inputs, inputs),
-          outs = bind(remote.ir().outputs, outputs)](wire::Context::Client& c) {
-      auto request = c.dispatchRequest();
-      request.setGraph(id);
+    send_step([id = remote.id(), ins = bind(remote.ir().inputs, inputs),
+               outs = bind(remote.ir().outputs, outputs)](wire::Step::Builder step) {
+      auto s = step.initDispatch();
+      s.setGraph(id);
       auto fill = [](const Bindings& bindings, capnp::List<wire::NamedTensor>::Builder list) {
         for (unsigned i = 0; i < list.size(); ++i) {
           list[i].setName(wire_text(bindings[i].first));
           list[i].setTensor(bindings[i].second);
         }
       };
-      fill(ins, request.initInputs(static_cast<unsigned>(ins.size())));
-      fill(outs, request.initOutputs(static_cast<unsigned>(outs.size())));
-      return request.send().ignoreResult();
+      fill(ins, s.initInputs(static_cast<unsigned>(ins.size())));
+      fill(outs, s.initOutputs(static_cast<unsigned>(outs.size())));
     });
   }
 
@@ -318,11 +324,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   }
 
   void destroy_graph(uint32_t id) const {
-    send([id](wire::Context::Client& c) {
-      auto request = c.destroyGraphRequest();
-      request.setGraph(id);
-      return request.send().ignoreResult();
-    });
+    send_step([id](wire::Step::Builder step) { step.setDestroyGraph(id); });
   }
 
  private:
@@ -353,28 +355,108 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     }
   }
 
-  // Queues a call that `make` makes on the I/O thread, and returns at once: the I/O thread is
-  // woken only when it sleeps, and sends everything queued in order. Nothing waits for the reply.
-  // A connection that is gone drops the call: the context is being lost.
+  // A read's completion: the bytes (inline, or in the client's destination region) or the
+  // failure the service reported, or the lost connection.
+  struct Read {
+    Done done;
+    Failed failed;
+    void finish(wire::ReadResult::Reader r, const SharedRegion* destination) const {
+      if (r.hasFailure()) {
+        const Error e = error_of(r.getFailure());
+        return failed(e.kind(), e.message());
+      }
+      if (destination) return done(destination->bytes());
+      auto bytes = r.getBytes();
+      done({reinterpret_cast<const std::byte*>(bytes.begin()), bytes.size()});
+    }
+    void lose(const kj::Exception& e) const {
+      failed(ErrorKind::kInvalidStateError, std::string("readTensor: the connection to the WebNN service is lost (") +
+                                                e.getDescription().cStr() + ")");
+    }
+  };
+
+  // What the I/O thread sends: a step of the next `steps` call (a read with its completion), or
+  // a call of its own that `call` makes.
   using Outgoing = std::function<kj::Promise<void>(wire::Context::Client&)>;
-  void send(Outgoing make) const {
+  struct Queued {
+    std::function<void(wire::Step::Builder)> step;
+    std::optional<Read> read;
+    size_t bytes = 0;  // the step's inline payload
+    Outgoing call;
+  };
+
+  // Queues work for the I/O thread and returns at once; the I/O thread is woken only when it
+  // sleeps, and sends everything queued in order. Nothing waits for the reply. A connection that
+  // is gone drops the work: the context is being lost.
+  void enqueue(Queued item) const {
     std::lock_guard lock(outbox_.mutex);
-    outbox_.queue.push_back(std::move(make));
+    outbox_.queue.push_back(std::move(item));
     if (outbox_.wake) {
       outbox_.wake->fulfill();
       outbox_.wake = nullptr;
     }
   }
+  void send(Outgoing make) const {
+    Queued item;
+    item.call = std::move(make);
+    enqueue(std::move(item));
+  }
+  void send_step(std::function<void(wire::Step::Builder)> fill, size_t bytes = 0) const {
+    Queued item;
+    item.step = std::move(fill);
+    item.bytes = bytes;
+    enqueue(std::move(item));
+  }
 
-  // On the I/O thread: sends every queued call, in order.
+  // On the I/O thread: sends everything queued, in order; consecutive steps go as one `steps`
+  // call of at most kBatchBytes of payload (a quarter of the service's message limit, if less).
+  static constexpr size_t kBatchBytes = size_t{1} << 20, kBatchSteps = 4096;
   void drain() const {
-    std::vector<Outgoing> calls;
+    std::vector<Queued> queued;
     {
       std::lock_guard lock(outbox_.mutex);
-      calls.swap(outbox_.queue);
+      queued.swap(outbox_.queue);
     }
-    for (Outgoing& make : calls)
-      if (context_) tasks_->add(make(*context_));
+    if (!context_) return;
+    const size_t budget = std::min<uint64_t>(kBatchBytes, max_message_bytes_ / 4);
+    for (size_t i = 0; i < queued.size();) {
+      if (queued[i].call) {
+        tasks_->add(queued[i].call(*context_));
+        ++i;
+        continue;
+      }
+      size_t end = i + 1, bytes = queued[i].bytes;
+      while (end < queued.size() && !queued[end].call && end - i < kBatchSteps && bytes + queued[end].bytes <= budget)
+        bytes += queued[end++].bytes;
+      send_steps({queued.data() + i, end - i});
+      i = end;
+    }
+  }
+
+  void send_steps(std::span<Queued> steps) const {
+    auto request = context_->stepsRequest();
+    auto list = request.initSteps(static_cast<unsigned>(steps.size()));
+    std::vector<Read> reads;
+    for (unsigned i = 0; i < list.size(); ++i) {
+      steps[i].step(list[i]);
+      if (steps[i].read) reads.push_back(std::move(*steps[i].read));
+    }
+    if (reads.empty()) return tasks_->add(request.send().ignoreResult());
+    tasks_->add(request.send().then(
+        [reads](capnp::Response<wire::Context::StepsResults>&& r) {
+          auto results = r.getReads();
+          for (size_t i = 0; i < reads.size(); ++i) {
+            if (i < results.size()) {
+              reads[i].finish(results[static_cast<unsigned>(i)], nullptr);
+            } else {
+              reads[i].failed(ErrorKind::kOperationError, "readTensor: the WebNN service returned no result");
+            }
+          }
+        },
+        [reads](kj::Exception&& e) {
+          for (const Read& read : reads) read.lose(e);
+          kj::throwFatalException(kj::mv(e));  // and the context is lost (TaskErrors)
+        }));
   }
 
   // On the I/O thread: drains whenever woken, for as long as the loop runs.
@@ -495,7 +577,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
 
   struct Outbox {
     std::mutex mutex;
-    std::vector<Outgoing> queue;
+    std::vector<Queued> queue;
     kj::Own<kj::CrossThreadPromiseFulfiller<void>> wake;  // set while the I/O thread waits for work
   };
   mutable Outbox outbox_;

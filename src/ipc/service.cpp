@@ -192,95 +192,46 @@ class ContextServer final : public wire::Context::Server {
     quota_.release(0);
   }
 
-  kj::Promise<void> createTensor(CreateTensorContext call) override {
-    auto p = call.getParams();
-    checked(state_, *conn_, "createTensor", [&] {
-      const uint32_t id = p.getTensor();
-      if (tensors_.count(id) || failed_.count(id))
-        throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " exists already");
-      const OperandDescriptor d = read_descriptor(p.getDescriptor(), "tensor " + std::to_string(id));
-      GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(d, "createTensor");
-      const uint64_t n = *d.byte_length();
-      // Over a quota the tensor exists without storage, as one whose allocation failed: its
-      // reads report why (the client does not wait for createTensor's reply).
-      try {
-        quota_.reserve(n, "createTensor", ErrorKind::kUnknownError);
-      } catch (const Error& e) {
-        if (failed_.size() >= state_.options.limits.max_objects)
-          throw_error(ErrorKind::kDataError, "more failed tensors than the object limit");
-        failed_.emplace(id, e);
-        return;
+  kj::Promise<void> steps(StepsContext call) override {
+    auto steps = call.getParams().getSteps();
+    unsigned reads = 0;
+    for (auto step : steps) reads += step.isReadTensor();
+    auto results = call.getResults().initReads(reads);
+    unsigned read = 0;
+    for (auto step : steps) {
+      switch (step.which()) {
+        case wire::Step::CREATE_TENSOR:
+          create_tensor(step.getCreateTensor());
+          break;
+        case wire::Step::WRITE_TENSOR:
+          write_tensor(step.getWriteTensor(), /*in_steps=*/true);
+          break;
+        case wire::Step::READ_TENSOR:
+          read_tensor(step.getReadTensor(), results[read++], /*in_steps=*/true);
+          break;
+        case wire::Step::DESTROY_TENSOR:
+          destroy_tensor(step.getDestroyTensor());
+          break;
+        case wire::Step::DISPATCH:
+          dispatch(step.getDispatch());
+          break;
+        case wire::Step::DESTROY_GRAPH:
+          destroy_graph(step.getDestroyGraph());
+          break;
+        default:
+          violation(state_, *conn_, "steps: a step of an unknown kind");
       }
-      try {
-        tensors_.emplace(
-            id, Held<MLTensor>{context_.create_tensor({d.data_type, d.shape, p.getReadable(), p.getWritable()}), n});
-      } catch (...) {
-        quota_.release(n);
-        throw;
-      }
-      ++state_.live;
-    });
+    }
     return kj::READY_NOW;
   }
 
   kj::Promise<void> writeTensor(WriteTensorContext call) override {
-    auto p = call.getParams();
-    checked(state_, *conn_, "writeTensor", [&] {
-      const uint32_t id = p.getTensor();
-      if (failed_.count(id)) return;  // it has no storage to write to
-      MLTensor& t = tensor(id);
-      SharedUnpacker shared(p.hasShared(), p.getShared(), "writeTensor");
-      BufferRef bytes = shared.read(p.getBytes(), "writeTensor");
-      context_.write_tensor(t, bytes.span());
-      poisoned_.erase(id);
-    });
+    write_tensor(call.getParams(), /*in_steps=*/false);
     return kj::READY_NOW;
   }
 
   kj::Promise<void> readTensor(ReadTensorContext call) override {
-    auto p = call.getParams();
-    MLTensor* t = nullptr;
-    const Error* failure = nullptr;
-    std::optional<SharedRegion> destination;
-    checked(state_, *conn_, "readTensor", [&] {
-      const uint32_t id = p.getTensor();
-      if ((failure = failure_of(id))) return;
-      t = &tensor(id);
-      if (p.hasDestination()) {
-        const uint64_t n = t->impl()->operand_desc().byte_length().value_or(0);
-        destination = SharedRegion::map_received(region_fd(p.getDestination(), "readTensor"), n,
-                                                 SharedRegion::Access::kWritable, "readTensor destination");
-      }
-    });
-    if (failure) {
-      set_failure(call.getResults().initFailure(), *failure);
-      return kj::READY_NOW;
-    }
-    // The read waits for the steps before it, as the client's own read would.
-    try {
-      if (destination) {
-        context_.read_tensor(*t, destination->writable_bytes()).get();
-      } else {
-        std::vector<std::byte> bytes = context_.read_tensor(*t).get();
-        call.getResults().setBytes({reinterpret_cast<const capnp::byte*>(bytes.data()), bytes.size()});
-      }
-    } catch (const Error& e) {
-      set_failure(call.getResults().initFailure(), e);
-    }
-    return kj::READY_NOW;
-  }
-
-  kj::Promise<void> destroyTensor(DestroyTensorContext call) override {
-    checked(state_, *conn_, "destroyTensor", [&] {
-      const uint32_t id = call.getParams().getTensor();
-      if (failed_.erase(id)) return;
-      MLTensor& t = tensor(id);
-      t.destroy();
-      quota_.release(tensors_.at(id).bytes);
-      tensors_.erase(id);
-      poisoned_.erase(id);
-      --state_.live;
-    });
+    read_tensor(call.getParams(), call.getResults(), /*in_steps=*/false);
     return kj::READY_NOW;
   }
 
@@ -336,46 +287,6 @@ class ContextServer final : public wire::Context::Server {
       set_failure(call.getResults().initFailure(), e);
     }
     conn_->building_since = 0;
-    return kj::READY_NOW;
-  }
-
-  kj::Promise<void> dispatch(DispatchContext call) override {
-    auto p = call.getParams();
-    checked(state_, *conn_, "dispatch", [&] {
-      MLGraph& g = graph(p.getGraph());
-      // An input or output without valid data (a failed creation, or an earlier failed dispatch)
-      // fails the dispatch: its outputs report why, as the local timeline does.
-      std::optional<Error> failure;
-      for (auto in : p.getInputs())
-        if (const Error* f = failure_of(in.getTensor()))
-          failure = Error(f->kind(), "dispatch: input " + quote(std_text(in.getName())) + " holds no valid data (" +
-                                         f->message() + ")");
-      for (auto out : p.getOutputs())
-        if (const Error* f = failed(out.getTensor()))
-          failure = Error(f->kind(), "dispatch: output " + quote(std_text(out.getName())) + " has no storage (" +
-                                         f->message() + ")");
-      MLNamedTensors inputs, outputs;
-      if (failure) {
-        for (auto out : p.getOutputs())
-          if (tensors_.count(out.getTensor())) poisoned_.insert_or_assign(out.getTensor(), *failure);
-        return;
-      }
-      for (auto in : p.getInputs()) inputs[std_text(in.getName())] = tensor(in.getTensor());
-      for (auto out : p.getOutputs()) outputs[std_text(out.getName())] = tensor(out.getTensor());
-      context_.dispatch(g, inputs, outputs);
-      for (auto out : p.getOutputs()) poisoned_.erase(out.getTensor());
-    });
-    return kj::READY_NOW;
-  }
-
-  kj::Promise<void> destroyGraph(DestroyGraphContext call) override {
-    checked(state_, *conn_, "destroyGraph", [&] {
-      const uint32_t id = call.getParams().getGraph();
-      graph(id).destroy();
-      quota_.release(graphs_.at(id).bytes);
-      graphs_.erase(id);
-      --state_.live;
-    });
     return kj::READY_NOW;
   }
 
@@ -443,6 +354,132 @@ class ContextServer final : public wire::Context::Server {
   }
 
  private:
+  // ---- Timeline steps (the `steps` call, and writeTensor/readTensor for region-borne bytes) ----
+
+  void create_tensor(wire::CreateTensorStep::Reader p) {
+    checked(state_, *conn_, "createTensor", [&] {
+      const uint32_t id = p.getTensor();
+      if (tensors_.count(id) || failed_.count(id))
+        throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " exists already");
+      const OperandDescriptor d = read_descriptor(p.getDescriptor(), "tensor " + std::to_string(id));
+      GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(d, "createTensor");
+      const uint64_t n = *d.byte_length();
+      // Over a quota the tensor exists without storage, as one whose allocation failed: its
+      // reads report why (the client does not wait for createTensor's reply).
+      try {
+        quota_.reserve(n, "createTensor", ErrorKind::kUnknownError);
+      } catch (const Error& e) {
+        if (failed_.size() >= state_.options.limits.max_objects)
+          throw_error(ErrorKind::kDataError, "more failed tensors than the object limit");
+        failed_.emplace(id, e);
+        return;
+      }
+      try {
+        tensors_.emplace(
+            id, Held<MLTensor>{context_.create_tensor({d.data_type, d.shape, p.getReadable(), p.getWritable()}), n});
+      } catch (...) {
+        quota_.release(n);
+        throw;
+      }
+      ++state_.live;
+    });
+  }
+
+  void write_tensor(wire::WriteTensorStep::Reader p, bool in_steps) {
+    checked(state_, *conn_, "writeTensor", [&] {
+      if (in_steps && (p.hasShared() || !p.getBytes().isInline()))
+        throw_error(ErrorKind::kDataError, "a write in `steps` carries its bytes inline");
+      const uint32_t id = p.getTensor();
+      if (failed_.count(id)) return;  // it has no storage to write to
+      MLTensor& t = tensor(id);
+      SharedUnpacker shared(p.hasShared(), p.getShared(), "writeTensor");
+      BufferRef bytes = shared.read(p.getBytes(), "writeTensor");
+      context_.write_tensor(t, bytes.span());
+      poisoned_.erase(id);
+    });
+  }
+
+  void read_tensor(wire::ReadTensorStep::Reader p, wire::ReadResult::Builder result, bool in_steps) {
+    MLTensor* t = nullptr;
+    const Error* failure = nullptr;
+    std::optional<SharedRegion> destination;
+    checked(state_, *conn_, "readTensor", [&] {
+      if (in_steps && p.hasDestination())
+        throw_error(ErrorKind::kDataError, "a read in `steps` returns its bytes inline");
+      const uint32_t id = p.getTensor();
+      if ((failure = failure_of(id))) return;
+      t = &tensor(id);
+      if (p.hasDestination()) {
+        const uint64_t n = t->impl()->operand_desc().byte_length().value_or(0);
+        destination = SharedRegion::map_received(region_fd(p.getDestination(), "readTensor"), n,
+                                                 SharedRegion::Access::kWritable, "readTensor destination");
+      }
+    });
+    if (failure) {
+      set_failure(result.initFailure(), *failure);
+      return;
+    }
+    // The read waits for the steps before it, as the client's own read would.
+    try {
+      if (destination) {
+        context_.read_tensor(*t, destination->writable_bytes()).get();
+      } else {
+        std::vector<std::byte> bytes = context_.read_tensor(*t).get();
+        result.setBytes({reinterpret_cast<const capnp::byte*>(bytes.data()), bytes.size()});
+      }
+    } catch (const Error& e) {
+      set_failure(result.initFailure(), e);
+    }
+  }
+
+  void destroy_tensor(uint32_t id) {
+    checked(state_, *conn_, "destroyTensor", [&] {
+      if (failed_.erase(id)) return;
+      MLTensor& t = tensor(id);
+      t.destroy();
+      quota_.release(tensors_.at(id).bytes);
+      tensors_.erase(id);
+      poisoned_.erase(id);
+      --state_.live;
+    });
+  }
+
+  void dispatch(wire::DispatchStep::Reader p) {
+    checked(state_, *conn_, "dispatch", [&] {
+      MLGraph& g = graph(p.getGraph());
+      // An input or output without valid data (a failed creation, or an earlier failed dispatch)
+      // fails the dispatch: its outputs report why, as the local timeline does.
+      std::optional<Error> failure;
+      for (auto in : p.getInputs())
+        if (const Error* f = failure_of(in.getTensor()))
+          failure = Error(f->kind(), "dispatch: input " + quote(std_text(in.getName())) + " holds no valid data (" +
+                                         f->message() + ")");
+      for (auto out : p.getOutputs())
+        if (const Error* f = failed(out.getTensor()))
+          failure = Error(f->kind(), "dispatch: output " + quote(std_text(out.getName())) + " has no storage (" +
+                                         f->message() + ")");
+      MLNamedTensors inputs, outputs;
+      if (failure) {
+        for (auto out : p.getOutputs())
+          if (tensors_.count(out.getTensor())) poisoned_.insert_or_assign(out.getTensor(), *failure);
+        return;
+      }
+      for (auto in : p.getInputs()) inputs[std_text(in.getName())] = tensor(in.getTensor());
+      for (auto out : p.getOutputs()) outputs[std_text(out.getName())] = tensor(out.getTensor());
+      context_.dispatch(g, inputs, outputs);
+      for (auto out : p.getOutputs()) poisoned_.erase(out.getTensor());
+    });
+  }
+
+  void destroy_graph(uint32_t id) {
+    checked(state_, *conn_, "destroyGraph", [&] {
+      graph(id).destroy();
+      quota_.release(graphs_.at(id).bytes);
+      graphs_.erase(id);
+      --state_.live;
+    });
+  }
+
   MLTensor& tensor(uint32_t id) {
     auto it = tensors_.find(id);
     if (it == tensors_.end()) throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " does not exist");

@@ -211,23 +211,22 @@ TEST(IpcHostile, IdsNeverCreatedDestroyedOrAnotherClients) {
   ServeProcess service;
   {
     RawClient raw(service.path);
-    auto dispatch = raw.context.dispatchRequest();
-    dispatch.setGraph(999);
+    auto dispatch = raw.step([](wire::Step::Builder s) { s.initDispatch().setGraph(999); });
     EXPECT_THROW(dispatch.send().wait(raw.io.waitScope), kj::Exception);
     EXPECT_TRUE(raw.ended());
   }
   {
     RawClient raw(service.path);
-    auto create = raw.context.createTensorRequest();
-    create.setTensor(1);
-    create.initDescriptor().setDataType(wire::DataType::FLOAT32);
-    create.getDescriptor().initShape(1).set(0, 4);
-    create.send().wait(raw.io.waitScope);
-    auto destroy = raw.context.destroyTensorRequest();
-    destroy.setTensor(1);
-    destroy.send().wait(raw.io.waitScope);
-    auto read = raw.context.readTensorRequest();
-    read.setTensor(1);
+    raw.step([](wire::Step::Builder s) {
+         auto create = s.initCreateTensor();
+         create.setTensor(1);
+         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
+         create.getDescriptor().initShape(1).set(0, 4);
+       })
+        .send()
+        .wait(raw.io.waitScope);
+    raw.step([](wire::Step::Builder s) { s.setDestroyTensor(1); }).send().wait(raw.io.waitScope);
+    auto read = raw.step([](wire::Step::Builder s) { s.initReadTensor().setTensor(1); });
     EXPECT_THROW(read.send().wait(raw.io.waitScope), kj::Exception);
     EXPECT_TRUE(raw.ended());
   }
@@ -316,12 +315,15 @@ TEST(IpcHostile, SharedMemorySmallerThanDeclaredUnsealedOrSealedDifferently) {
       {1 << 20, F_SEAL_SHRINK | F_SEAL_WRITE | F_SEAL_SEAL, "the region is not sealed against growing"}};
   for (const Case& c : cases) {
     RawClient raw(service.path);
-    auto create = raw.context.createTensorRequest();
-    create.setTensor(1);
-    create.initDescriptor().setDataType(wire::DataType::FLOAT32);
-    create.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB
-    create.setWritable(true);
-    create.send().wait(raw.io.waitScope);
+    raw.step([](wire::Step::Builder s) {
+         auto create = s.initCreateTensor();
+         create.setTensor(1);
+         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
+         create.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB
+         create.setWritable(true);
+       })
+        .send()
+        .wait(raw.io.waitScope);
     auto write = raw.context.writeTensorRequest();
     write.setTensor(1);
     write.initBytes().initShared().setOffset(0);
@@ -477,12 +479,15 @@ TEST(IpcHostile, AClientThatNeverReadsItsReplies) {
     RawClient raw(relay.client_fd());
     auto& io = raw.io;
     auto& context = raw.context;
-    auto t = context.createTensorRequest();
-    t.setTensor(1);
-    t.initDescriptor().setDataType(wire::DataType::FLOAT32);
-    t.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB, read back inline each time
-    t.setReadable(true);
-    t.send().wait(io.waitScope);
+    raw.step([](wire::Step::Builder s) {
+         auto t = s.initCreateTensor();
+         t.setTensor(1);
+         t.initDescriptor().setDataType(wire::DataType::FLOAT32);
+         t.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB, read back inline each time
+         t.setReadable(true);
+       })
+        .send()
+        .wait(io.waitScope);
     relay.deaf = true;
     kj::Vector<kj::Promise<void>> pending;
     for (int i = 0; i < 2000; ++i) {

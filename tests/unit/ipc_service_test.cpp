@@ -32,11 +32,13 @@ struct Served {
   std::unique_ptr<Service> service;
   std::thread thread;
 
-  explicit Served(std::string token = {}) {
-    service = std::make_unique<Service>(ServiceOptions{path, std::move(token), [this](const std::string& line) {
+  explicit Served(std::string token = {}, ServiceLimits limits = {}) {
+    service = std::make_unique<Service>(ServiceOptions{path, std::move(token),
+                                                       [this](const std::string& line) {
                                                          std::lock_guard lock(log_mutex);
                                                          log.push_back(line);
-                                                       }});
+                                                       },
+                                                       false, limits});
     thread = std::thread([this] { service->run(); });
   }
   ~Served() { stop(); }
@@ -210,14 +212,16 @@ TEST(IpcService, AClientCanNameOnlyItsOwnObjects) {
   ASSERT_TRUE(served.wait_live(4));
   // Client b names ids that exist in a's context (the first graph and tensors a made).
   RawClient b(served.path);
-  auto dispatch = b.context.dispatchRequest();
-  dispatch.setGraph(1);
-  auto ins = dispatch.initInputs(1);
-  ins[0].setName("x");
-  ins[0].setTensor(1);
-  auto outs = dispatch.initOutputs(1);
-  outs[0].setName("y");
-  outs[0].setTensor(2);
+  auto dispatch = b.step([](wire::Step::Builder s) {
+    auto d = s.initDispatch();
+    d.setGraph(1);
+    auto ins = d.initInputs(1);
+    ins[0].setName("x");
+    ins[0].setTensor(1);
+    auto outs = d.initOutputs(1);
+    outs[0].setName("y");
+    outs[0].setTensor(2);
+  });
   EXPECT_THROW(dispatch.send().wait(b.io.waitScope), kj::Exception);
   EXPECT_TRUE(b.ended());
   EXPECT_TRUE(served.logged("graph 1 does not exist"));
@@ -248,19 +252,86 @@ TEST(IpcService, AMalformedMessageEndsThatConnectionNotTheService) {
   }
   {
     RawClient bad(served.path);
-    auto create = bad.context.createTensorRequest();
-    create.setTensor(7);
-    create.initDescriptor().setDataType(static_cast<wire::DataType>(99));
+    auto create = bad.step([](wire::Step::Builder s) {
+      auto c = s.initCreateTensor();
+      c.setTensor(7);
+      c.initDescriptor().setDataType(static_cast<wire::DataType>(99));
+    });
     EXPECT_THROW(create.send().wait(bad.io.waitScope), kj::Exception);
+    EXPECT_TRUE(bad.ended());
+  }
+  {
+    // Bytes in a `steps` call travel inline: a step naming a region is a broken protocol.
+    RawClient bad(served.path);
+    auto write = bad.step([](wire::Step::Builder s) {
+      auto w = s.initWriteTensor();
+      w.setTensor(1);
+      w.initBytes().initShared().setSize(16);
+    });
+    EXPECT_THROW(write.send().wait(bad.io.waitScope), kj::Exception);
     EXPECT_TRUE(bad.ended());
   }
   EXPECT_TRUE(served.logged("used before an operation produces it"));
   EXPECT_TRUE(served.logged("data type 99 is unknown"));
+  EXPECT_TRUE(served.logged("a write in `steps` carries its bytes inline"));
   MLContext good = served.context();
   MLGraph graph = add_graph(good, 3);
   EXPECT_EQ(graph.placement().size(), 1u);
   // The good context and its graph; the bad clients' contexts are gone.
   EXPECT_TRUE(served.wait_live(2)) << served.service->live_objects();
+}
+
+TEST(IpcService, StepsOfOneCallRunInOrderAndEachReadReturns) {
+  Served served;
+  RawClient raw(served.path);
+  auto request = raw.context.stepsRequest();
+  auto steps = request.initSteps(6);
+  auto create = steps[0].initCreateTensor();
+  create.setTensor(1);
+  create.initDescriptor().setDataType(wire::DataType::FLOAT32);
+  create.getDescriptor().initShape(1).set(0, 4);
+  create.setReadable(true);
+  create.setWritable(true);
+  const std::vector<float> first{1, 2, 3, 4}, second{5, 6, 7, 8};
+  auto write = [](wire::Step::Builder step, const std::vector<float>& values) {
+    auto w = step.initWriteTensor();
+    w.setTensor(1);
+    w.initBytes().setInline({reinterpret_cast<const capnp::byte*>(values.data()), values.size() * sizeof(float)});
+  };
+  write(steps[1], first);
+  steps[2].initReadTensor().setTensor(1);
+  write(steps[3], second);
+  steps[4].initReadTensor().setTensor(1);
+  steps[5].setDestroyTensor(1);
+  auto reply = request.send().wait(raw.io.waitScope);
+  ASSERT_EQ(reply.getReads().size(), 2u);
+  for (unsigned i = 0; i < 2; ++i) {
+    const auto& want = i == 0 ? first : second;
+    auto got = reply.getReads()[i];
+    ASSERT_FALSE(got.hasFailure()) << i;
+    ASSERT_EQ(got.getBytes().size(), want.size() * sizeof(float)) << i;
+    EXPECT_EQ(std::memcmp(got.getBytes().begin(), want.data(), got.getBytes().size()), 0) << i;
+  }
+}
+
+TEST(IpcService, QueuedStepsAreSplitBelowTheServicesMessageLimit) {
+  // 40 writes of 60 KiB issued without waiting: more than the service reads in one message, so
+  // the client's batches must stay under its limit (a larger message would end the connection).
+  ServiceLimits limits;
+  limits.max_message_bytes = uint64_t{1} << 20;
+  Served served("", limits);
+  MLContext context = served.context();
+  const size_t n = 15360;  // floats: 60 KiB, under the inline limit
+  std::vector<MLTensor> tensors;
+  for (int t = 0; t < 40; ++t) {
+    tensors.push_back(context.create_tensor({DataType::kFloat32, {static_cast<uint32_t>(n)}, true, true}));
+    context.write_tensor(tensors.back(), bytes_of(std::vector<float>(n, static_cast<float>(t))));
+  }
+  for (int t = 0; t < 40; ++t) {
+    std::vector<std::byte> got = context.read_tensor(tensors[static_cast<size_t>(t)]).get();
+    ASSERT_EQ(got.size(), n * sizeof(float));
+    EXPECT_EQ(reinterpret_cast<const float*>(got.data())[n - 1], static_cast<float>(t)) << t;
+  }
 }
 
 TEST(IpcService, TheSocketIsPrivateAndOnlyAStaleOneIsReplaced) {

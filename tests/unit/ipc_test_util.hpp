@@ -58,6 +58,13 @@ struct RawClient {
     create.initOptions().setBackend("reference");
     context = create.send().wait(io.waitScope).getContext();
   }
+  // A `steps` call of the one step that `fill` writes.
+  template <class Fill>
+  capnp::Request<wire::Context::StepsParams, wire::Context::StepsResults> step(Fill fill) {
+    auto request = context.stepsRequest();
+    fill(request.initSteps(1)[0]);
+    return request;
+  }
   static int connected_to(const std::string& path) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const sockaddr_un addr = unix_address(path, "test");
