@@ -172,6 +172,18 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
           n);
       return;
     }
+    if (std::shared_ptr<Staging> staging = take_staging(tensor, bytes.size())) {
+      std::memcpy(staging->region.writable_bytes().data(), bytes.data(), bytes.size());
+      Queued write;
+      write.step = [id = tensor.remote_id, n = bytes.size()](wire::Step::Builder step) {
+        auto s = step.initWriteTensor();
+        s.setTensor(id);
+        s.initBytes().initShared().setSize(n);
+      };
+      write.staging = std::move(staging);
+      enqueue(std::move(write));
+      return;
+    }
     send([id = tensor.remote_id, bytes = std::move(bytes)](wire::Context::Client& c) {
       auto request = c.writeTensorRequest();
       request.setTensor(id);
@@ -183,8 +195,9 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
 
   void read_tensor(const detail::TensorImpl& tensor, Done done, Failed failed) override {
     const uint64_t n = tensor.operand_desc().byte_length().value_or(0);
+    std::shared_ptr<Staging> staging = n > SharedRegion::kInlineLimit ? take_staging(tensor, n) : nullptr;
     std::shared_ptr<SharedRegion> destination;
-    if (n > SharedRegion::kInlineLimit) {
+    if (n > SharedRegion::kInlineLimit && !staging) {
       try {
         destination = std::make_shared<SharedRegion>(SharedRegion::create_writable(n));
       } catch (const Error&) {  // no region to be had: the bytes come inline
@@ -192,8 +205,13 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     }
     if (!destination) {
       Queued read;
-      read.step = [id = tensor.remote_id](wire::Step::Builder step) { step.initReadTensor().setTensor(id); };
+      read.step = [id = tensor.remote_id, attached = staging != nullptr](wire::Step::Builder step) {
+        auto s = step.initReadTensor();
+        s.setTensor(id);
+        s.setAttached(attached);
+      };
       read.read = Read{std::move(done), std::move(failed)};
+      read.staging = std::move(staging);
       enqueue(std::move(read));
       return;
     }
@@ -209,6 +227,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   }
 
   void destroy_tensor(const detail::TensorImpl& tensor) override {
+    staging_.erase(tensor.remote_id);
     send_step([id = tensor.remote_id](wire::Step::Builder step) { step.setDestroyTensor(id); });
   }
 
@@ -378,12 +397,44 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   // What the I/O thread sends: a step of the next `steps` call (a read with its completion), or
   // a call of its own that `call` makes.
   using Outgoing = std::function<kj::Promise<void>(wire::Context::Client&)>;
+  // A large tensor's attached region (attachRegion), which its writes fill and its reads find
+  // their bytes in; `busy` from the step that uses it until that step's reply.
+  struct Staging {
+    explicit Staging(SharedRegion r) : region(std::move(r)) {}
+    SharedRegion region;
+    std::atomic<bool> busy{false};
+  };
   struct Queued {
     std::function<void(wire::Step::Builder)> step;
     std::optional<Read> read;
-    size_t bytes = 0;  // the step's inline payload
+    std::shared_ptr<Staging> staging;  // held by this step until its reply
+    size_t bytes = 0;                  // the step's inline payload
     Outgoing call;
   };
+
+  // On a timeline step: the tensor's attached region, made and attached at its first use, and
+  // now marked busy; null when none can be had or a step in flight uses it (the caller then
+  // sends a region of its own, as a call).
+  std::shared_ptr<Staging> take_staging(const detail::TensorImpl& tensor, size_t n) {
+    auto it = staging_.find(tensor.remote_id);
+    if (it == staging_.end()) {
+      std::shared_ptr<Staging> staging;
+      try {
+        staging = std::make_shared<Staging>(SharedRegion::create_writable(n));
+      } catch (const Error&) {  // none to be had: remembered as such
+      }
+      if (staging)
+        send([id = tensor.remote_id, staging](wire::Context::Client& c) {
+          auto request = c.attachRegionRequest();
+          request.setTensor(id);
+          request.setRegion(kj::heap<RegionServer>(staging->region));
+          return request.send().ignoreResult();
+        });
+      it = staging_.emplace(tensor.remote_id, std::move(staging)).first;
+    }
+    if (!it->second || it->second->busy.exchange(true)) return nullptr;
+    return it->second;
+  }
 
   // Queues work for the I/O thread and returns at once; the I/O thread is woken only when it
   // sleeps, and sends everything queued in order. Nothing waits for the reply. A connection that
@@ -436,25 +487,40 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   void send_steps(std::span<Queued> steps) const {
     auto request = context_->stepsRequest();
     auto list = request.initSteps(static_cast<unsigned>(steps.size()));
-    std::vector<Read> reads;
+    // What the reply completes: each read (with its attached region, if it uses one), and the
+    // attached regions the writes used, free again.
+    std::vector<std::pair<Read, std::shared_ptr<Staging>>> reads;
+    std::vector<std::shared_ptr<Staging>> written;
     for (unsigned i = 0; i < list.size(); ++i) {
       steps[i].step(list[i]);
-      if (steps[i].read) reads.push_back(std::move(*steps[i].read));
+      if (steps[i].read)
+        reads.emplace_back(std::move(*steps[i].read), std::move(steps[i].staging));
+      else if (steps[i].staging)
+        written.push_back(std::move(steps[i].staging));
     }
-    if (reads.empty()) return tasks_->add(request.send().ignoreResult());
+    if (reads.empty() && written.empty()) return tasks_->add(request.send().ignoreResult());
+    auto release = [](const std::shared_ptr<Staging>& staging) {
+      if (staging) staging->busy = false;
+    };
     tasks_->add(request.send().then(
-        [reads](capnp::Response<wire::Context::StepsResults>&& r) {
+        [reads, written, release](capnp::Response<wire::Context::StepsResults>&& r) {
+          for (const auto& staging : written) release(staging);
           auto results = r.getReads();
           for (size_t i = 0; i < reads.size(); ++i) {
-            if (i < results.size()) {
-              reads[i].finish(results[static_cast<unsigned>(i)], nullptr);
-            } else {
-              reads[i].failed(ErrorKind::kOperationError, "readTensor: the WebNN service returned no result");
-            }
+            const auto& [read, staging] = reads[i];
+            if (i < results.size())
+              read.finish(results[static_cast<unsigned>(i)], staging ? &staging->region : nullptr);
+            else
+              read.failed(ErrorKind::kOperationError, "readTensor: the WebNN service returned no result");
+            release(staging);
           }
         },
-        [reads](kj::Exception&& e) {
-          for (const Read& read : reads) read.lose(e);
+        [reads, written, release](kj::Exception&& e) {
+          for (const auto& staging : written) release(staging);
+          for (const auto& [read, staging] : reads) {
+            read.lose(e);
+            release(staging);
+          }
           kj::throwFatalException(kj::mv(e));  // and the context is lost (TaskErrors)
         }));
   }
@@ -590,8 +656,9 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   std::string backend_;
   bool accelerated_ = false;
   int threads_ = 0;
-  uint64_t max_message_bytes_ = 0;  // the service's, from connect()
-  uint32_t next_tensor_ = 1;        // timeline steps only (one runs at a time)
+  uint64_t max_message_bytes_ = 0;                        // the service's, from connect()
+  uint32_t next_tensor_ = 1;                              // timeline steps only (one runs at a time)
+  std::map<uint32_t, std::shared_ptr<Staging>> staging_;  // timeline steps only; null: none to be had
   mutable std::atomic<uint32_t> next_graph_{1};
   std::mutex lost_mutex_;
   std::function<void(const std::string&)> lost_handler_;

@@ -235,6 +235,21 @@ class ContextServer final : public wire::Context::Server {
     return kj::READY_NOW;
   }
 
+  kj::Promise<void> attachRegion(AttachRegionContext call) override {
+    auto p = call.getParams();
+    checked(state_, *conn_, "attachRegion", [&] {
+      const uint32_t id = p.getTensor();
+      if (failed_.count(id)) return;  // no storage: its writes are dropped and its reads fail
+      const uint64_t n = tensor(id).impl()->operand_desc().byte_length().value_or(0);
+      if (attached_.count(id))
+        throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " has a region already");
+      attached_.emplace(
+          id, SharedRegion::map_received(region_fd(p.getRegion(), "attachRegion"), n, SharedRegion::Access::kWritable,
+                                         "the region of tensor " + std::to_string(id)));
+    });
+    return kj::READY_NOW;
+  }
+
   kj::Promise<void> build(BuildContext call) override {
     auto p = call.getParams();
     const uint32_t id = p.getGraph();
@@ -387,11 +402,21 @@ class ContextServer final : public wire::Context::Server {
 
   void write_tensor(wire::WriteTensorStep::Reader p, bool in_steps) {
     checked(state_, *conn_, "writeTensor", [&] {
-      if (in_steps && (p.hasShared() || !p.getBytes().isInline()))
-        throw_error(ErrorKind::kDataError, "a write in `steps` carries its bytes inline");
+      if (in_steps && p.hasShared())
+        throw_error(ErrorKind::kDataError, "a write in `steps` carries no region of its own");
       const uint32_t id = p.getTensor();
       if (failed_.count(id)) return;  // it has no storage to write to
       MLTensor& t = tensor(id);
+      if (in_steps && p.getBytes().isShared()) {
+        // The whole of the tensor's attached region.
+        auto slice = p.getBytes().getShared();
+        const SharedRegion& region = attached(id);
+        if (slice.getOffset() != 0 || slice.getSize() != region.size())
+          throw_error(ErrorKind::kDataError, "writeTensor: a write from the attached region takes all of it");
+        context_.write_tensor(t, region.bytes());
+        poisoned_.erase(id);
+        return;
+      }
       SharedUnpacker shared(p.hasShared(), p.getShared(), "writeTensor");
       BufferRef bytes = shared.read(p.getBytes(), "writeTensor");
       context_.write_tensor(t, bytes.span());
@@ -403,12 +428,16 @@ class ContextServer final : public wire::Context::Server {
     MLTensor* t = nullptr;
     const Error* failure = nullptr;
     std::optional<SharedRegion> destination;
+    std::span<std::byte> into;  // where the bytes go, when not inline
     checked(state_, *conn_, "readTensor", [&] {
       if (in_steps && p.hasDestination())
-        throw_error(ErrorKind::kDataError, "a read in `steps` returns its bytes inline");
+        throw_error(ErrorKind::kDataError, "a read in `steps` carries no region of its own");
+      if (!in_steps && p.getAttached())
+        throw_error(ErrorKind::kDataError, "readTensor: only a read in `steps` goes to the attached region");
       const uint32_t id = p.getTensor();
       if ((failure = failure_of(id))) return;
       t = &tensor(id);
+      if (p.getAttached()) into = attached(id).writable_bytes();
       if (p.hasDestination()) {
         const uint64_t n = t->impl()->operand_desc().byte_length().value_or(0);
         destination = SharedRegion::map_received(region_fd(p.getDestination(), "readTensor"), n,
@@ -421,8 +450,9 @@ class ContextServer final : public wire::Context::Server {
     }
     // The read waits for the steps before it, as the client's own read would.
     try {
-      if (destination) {
-        context_.read_tensor(*t, destination->writable_bytes()).get();
+      if (destination) into = destination->writable_bytes();
+      if (!into.empty()) {
+        context_.read_tensor(*t, into).get();
       } else {
         std::vector<std::byte> bytes = context_.read_tensor(*t).get();
         result.setBytes({reinterpret_cast<const capnp::byte*>(bytes.data()), bytes.size()});
@@ -440,6 +470,7 @@ class ContextServer final : public wire::Context::Server {
       quota_.release(tensors_.at(id).bytes);
       tensors_.erase(id);
       poisoned_.erase(id);
+      attached_.erase(id);
       --state_.live;
     });
   }
@@ -485,6 +516,12 @@ class ContextServer final : public wire::Context::Server {
     if (it == tensors_.end()) throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " does not exist");
     return it->second.object;
   }
+  SharedRegion& attached(uint32_t id) {
+    auto it = attached_.find(id);
+    if (it == attached_.end())
+      throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " has no attached region");
+    return it->second;
+  }
   MLGraph& graph(uint32_t id) {
     auto it = graphs_.find(id);
     if (it == graphs_.end()) throw_error(ErrorKind::kDataError, "graph " + std::to_string(id) + " does not exist");
@@ -516,6 +553,9 @@ class ContextServer final : public wire::Context::Server {
   std::map<uint32_t, Held<MLGraph>> graphs_;
   std::map<uint32_t, Error> failed_;    // created over a quota: no storage (at most max_objects)
   std::map<uint32_t, Error> poisoned_;  // live, but a dispatch writing them could not run
+  // Live tensors' attached regions (attachRegion): one per tensor, of its size, so at most the
+  // tensors' own quota of address space again (the worker's default RLIMIT_AS allows for it).
+  std::map<uint32_t, SharedRegion> attached_;
 };
 
 class MLServer final : public wire::ML::Server {

@@ -371,6 +371,76 @@ TEST(IpcHostile, SharedMemorySmallerThanDeclaredUnsealedOrSealedDifferently) {
   service.check_serves();
 }
 
+// A tensor's attached region (attachRegion) is checked like any region, once, and used only as
+// the protocol says.
+TEST(IpcHostile, AttachedRegionsOfTheWrongSizeUnsealedTwiceOrMisused) {
+  ServeProcess service;
+  const unsigned writable = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
+  const size_t n = 1 << 20;
+  auto create = [&](RawClient& raw) {
+    raw.step([](wire::Step::Builder s) {
+         auto c = s.initCreateTensor();
+         c.setTensor(1);
+         c.initDescriptor().setDataType(wire::DataType::FLOAT32);
+         c.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB
+         c.setReadable(true);
+         c.setWritable(true);
+       })
+        .send()
+        .wait(raw.io.waitScope);
+  };
+  auto attach = [&](RawClient& raw, size_t size, unsigned seals) {
+    auto request = raw.context.attachRegionRequest();
+    request.setTensor(1);
+    request.setRegion(kj::heap<FdRegion>(memfd_of(size, seals)));
+    return request.send();
+  };
+  struct Case {
+    size_t size;
+    unsigned seals;
+    bool twice;
+    const char* log;
+  };
+  const Case cases[] = {{1024, writable, false, "the region holds 1024 bytes but 1048576 were announced"},
+                        {n, F_SEAL_GROW | F_SEAL_SEAL, false, "the region is not sealed against shrinking"},
+                        {n, writable, true, "tensor 1 has a region already"}};
+  for (const Case& c : cases) {
+    RawClient raw(service.path);
+    create(raw);
+    if (c.twice) attach(raw, c.size, c.seals).wait(raw.io.waitScope);
+    EXPECT_THROW(attach(raw, c.size, c.seals).wait(raw.io.waitScope), kj::Exception) << c.log;
+    EXPECT_TRUE(raw.ended());
+    EXPECT_TRUE(service.logged(c.log)) << service.log();
+  }
+  {
+    // A read outside `steps` names a destination of its own, never the attached region.
+    RawClient raw(service.path);
+    create(raw);
+    attach(raw, n, writable).wait(raw.io.waitScope);
+    auto read = raw.context.readTensorRequest();
+    read.setTensor(1);
+    read.setAttached(true);
+    EXPECT_THROW(read.send().wait(raw.io.waitScope), kj::Exception);
+    EXPECT_TRUE(raw.ended());
+    EXPECT_TRUE(service.logged("only a read in `steps` goes to the attached region")) << service.log();
+  }
+  {
+    // A write from the attached region takes all of it.
+    RawClient raw(service.path);
+    create(raw);
+    attach(raw, n, writable).wait(raw.io.waitScope);
+    auto write = raw.step([](wire::Step::Builder s) {
+      auto w = s.initWriteTensor();
+      w.setTensor(1);
+      w.initBytes().initShared().setSize(4);
+    });
+    EXPECT_THROW(write.send().wait(raw.io.waitScope), kj::Exception);
+    EXPECT_TRUE(raw.ended());
+    EXPECT_TRUE(service.logged("a write from the attached region takes all of it")) << service.log();
+  }
+  service.check_serves();
+}
+
 TEST(IpcHostile, DisconnectInTheMiddleOfADispatchAndOfALargeWrite) {
   ServeProcess service;
   {

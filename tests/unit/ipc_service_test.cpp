@@ -95,6 +95,46 @@ TEST(IpcService, PipelinedWritesDispatchesAndReadsKeepTheirOrder) {
   }
 }
 
+// Large tensors' writes and reads go through each tensor's attached region, which a step in
+// flight holds: pipelined, the next write or read of the tensor takes a region of its own, and
+// every value is still the timeline's.
+TEST(IpcService, PipelinedLargeWritesAndReadsKeepTheirOrderAndTheirBytes) {
+  Served served;
+  MLContext context = served.context();
+  const uint32_t n = 100000;  // 400 KB
+  MLGraph graph = add_graph(context, n);
+  MLTensor x = context.create_tensor({DataType::kFloat32, {n}, true, true});
+  MLTensor y = context.create_tensor({DataType::kFloat32, {n}, true, false});
+  std::vector<std::future<std::vector<std::byte>>> ys, xs;
+  for (int round = 0; round < 16; ++round) {
+    const std::vector<float> in(n, float(round * 1000));
+    context.write_tensor(x, bytes_of(in));
+    context.dispatch(graph, {{"x", x}}, {{"y", y}});
+    ys.push_back(context.read_tensor(y));
+    if (round % 4 == 3) xs.push_back(context.read_tensor(x));  // x's region may be busy with the write
+  }
+  for (int round = 0; round < 16; ++round) {
+    std::vector<std::byte> got = ys[static_cast<size_t>(round)].get();
+    ASSERT_EQ(got.size(), n * sizeof(float));
+    const float* f = reinterpret_cast<const float*>(got.data());
+    for (uint32_t i = 0; i < n; i += 4999) ASSERT_EQ(f[i], float(round * 1000) + float(i)) << round << " " << i;
+  }
+  for (size_t k = 0; k < xs.size(); ++k) {
+    std::vector<std::byte> got = xs[k].get();
+    ASSERT_EQ(got.size(), n * sizeof(float));
+    EXPECT_EQ(reinterpret_cast<const float*>(got.data())[n - 1], float((4 * k + 3) * 1000)) << k;
+  }
+  // Waiting between steps: the attached regions are reused.
+  for (int round = 0; round < 4; ++round) {
+    const std::vector<float> in(n, float(-round));
+    context.write_tensor(x, bytes_of(in));
+    context.dispatch(graph, {{"x", x}}, {{"y", y}});
+    std::vector<float> out(n);
+    context.read_tensor(y, std::as_writable_bytes(std::span(out))).get();
+    ASSERT_EQ(out[n - 1], float(-round) + float(n - 1)) << round;
+  }
+}
+
 // Above 64 KiB, constants, written and read tensors, compute inputs and outputs go through
 // sealed shared memory; the bytes must be exact either way.
 TEST(IpcService, LargeTensorsAndConstantsTravelInSharedMemory) {
@@ -261,8 +301,18 @@ TEST(IpcService, AMalformedMessageEndsThatConnectionNotTheService) {
     EXPECT_TRUE(bad.ended());
   }
   {
-    // Bytes in a `steps` call travel inline: a step naming a region is a broken protocol.
+    // Bytes in a `steps` call travel inline or in the tensor's attached region: a write from a
+    // region that was never attached is a broken protocol.
     RawClient bad(served.path);
+    bad.step([](wire::Step::Builder s) {
+         auto create = s.initCreateTensor();
+         create.setTensor(1);
+         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
+         create.getDescriptor().initShape(1).set(0, 4);
+         create.setWritable(true);
+       })
+        .send()
+        .wait(bad.io.waitScope);
     auto write = bad.step([](wire::Step::Builder s) {
       auto w = s.initWriteTensor();
       w.setTensor(1);
@@ -273,7 +323,7 @@ TEST(IpcService, AMalformedMessageEndsThatConnectionNotTheService) {
   }
   EXPECT_TRUE(served.logged("used before an operation produces it"));
   EXPECT_TRUE(served.logged("data type 99 is unknown"));
-  EXPECT_TRUE(served.logged("a write in `steps` carries its bytes inline"));
+  EXPECT_TRUE(served.logged("tensor 1 has no attached region"));
   MLContext good = served.context();
   MLGraph graph = add_graph(good, 3);
   EXPECT_EQ(graph.placement().size(), 1u);

@@ -1236,11 +1236,29 @@ class Compiler {
 
 }  // namespace
 
-std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& options,
+// A graph whose every operand is small and whose operands hold few elements in all runs on one
+// thread: its work takes microseconds, less than waking the other threads (OpenMP's passive
+// wait, as `webnn serve` runs, costs tens of microseconds per parallel region).
+bool runs_on_one_thread(const Graph& g) {
+  constexpr uint64_t kLargestOperand = 4096, kAllOperands = 32768;
+  uint64_t all = 0;
+  for (const Operand& operand : g.operands) {
+    const uint64_t n = operand.desc.element_count().value_or(UINT64_MAX);
+    if (n >= kLargestOperand) return false;
+    all += n;
+  }
+  return all < kAllOperands;
+}
+
+std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const CompileOptions& given,
                                    bool finite_inputs) {
+  CompileOptions options = given;
+  options.num_threads = runs_on_one_thread(*graph) ? 1
+                        : given.num_threads > 0    ? given.num_threads
+                                                   : omp_get_num_procs();
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
-  const OmpThreads threads(options.num_threads > 0 ? options.num_threads : omp_get_num_procs());
+  const OmpThreads threads(options.num_threads);
   // float16 operations compute in float32 (float16.hpp): the plan runs the widened graph, and
   // reports placement by the caller's operations.
   const size_t operations = graph->operations.size();
