@@ -164,7 +164,7 @@ void lower_conv_integer(const NodeCtx& c) {
 // Inputs: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B (int32,
 // quantized with scale x_scale · w_scale and zero point 0).
 void lower_qlinear_conv(const NodeCtx& c) {
-  if (element_count(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
+  if (c.has_input(2) && element_count(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
   OperandId x = dequantized(c, 0, 2, std::nullopt, "x");
   OperandId w = dequantized(c, 3, 5, size_t{0}, "w");
   std::optional<OperandId> bias;
