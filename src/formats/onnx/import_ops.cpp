@@ -1953,9 +1953,11 @@ OptionalActivations activations_of(const NodeCtx& c, size_t per_direction, const
 // nothing; other lengths are not supported (the ops run every step of every batch entry).
 void check_full_sequence_lens(const NodeCtx& c, uint32_t steps) {
   if (!c.has_input(4)) return;
-  for (int64_t len : c.const_ints(4, "sequence_lens"))
+  for (int64_t len : c.const_ints(4, "sequence_lens")) {
+    if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, steps]");
     if (len != int64_t(steps))
       c.unsupported("sequence_lens shorter than the steps (WebNN recurrent ops run every step of every batch)");
+  }
 }
 
 void recurrent_common(const NodeCtx& c) {
