@@ -101,6 +101,23 @@ struct NodeCtx {
   std::string where() const;
 };
 
+// ---- Lowerings shared between files (import_ops.cpp) ----
+// Conv's lowering of x and w (1-D, 2-D and 3-D; the node's pads, strides, dilations, group and
+// auto_pad), with an optional bias: the output operand.
+OperandId conv_of(const NodeCtx& c, OperandId x, OperandId w, std::optional<OperandId> bias);
+// MatMul's lowering of a and b (1-D operands as numpy's matmul treats them).
+OperandId matmul_of(const NodeCtx& c, OperandId a, OperandId b);
+
+// ---- Quantized and index compositions (import_quantized.cpp) ----
+void lower_dynamic_quantize_linear(const NodeCtx& c);
+void lower_qlinear_matmul(const NodeCtx& c);
+void lower_qlinear_conv(const NodeCtx& c);
+void lower_matmul_integer(const NodeCtx& c);
+void lower_conv_integer(const NodeCtx& c);
+void lower_max_unpool(const NodeCtx& c);
+void lower_reverse_sequence(const NodeCtx& c);
+void lower_gather_nd(const NodeCtx& c);  // batch_dims too
+
 using Lowering = void (*)(const NodeCtx&);
 // The lowering of an ONNX (default domain) op type; nullptr when there is none.
 Lowering find_lowering(std::string_view op_type);

@@ -657,8 +657,7 @@ const std::vector<uint32_t> kDepthToBatch = {0, 2, 1, 3, 4};
 // batch of images, and convolves them with the tap's 2-D filter; the taps' results are added.
 // Cost: KD conv2d over N·OD images each (the work of the 3-D convolution) plus KD slices and
 // KD − 1 adds of output-sized tensors.
-void conv3d(const NodeCtx& c, const Window& win) {
-  OperandId x = c.operand(0), w = c.operand(1);
+OperandId conv3d(const NodeCtx& c, OperandId x, OperandId w, std::optional<OperandId> bias, const Window& win) {
   const Shape xs = c.desc_of(x).shape, ws = c.desc_of(w).shape;
   int64_t padded = int64_t(xs[2]) + win.begin[0] + win.end[0];
   int64_t span = padded - ((win.kernel[0] - 1) * win.dilations[0] + 1);
@@ -675,24 +674,27 @@ void conv3d(const NodeCtx& c, const Window& win) {
     OperandId slices = slice_axis(c, x, 1, t * win.dilations[0], out_d, win.strides[0]);
     slices = c.reshape(slices, {uint32_t(xs[0] * out_d), xs[1], xs[3], xs[4]});
     Conv2dAttrs at = a;
-    if (t == 0 && c.has_input(2)) at.bias = OperandRef{c.operand(2)};
+    if (t == 0 && bias) at.bias = OperandRef{*bias};
     OperandId y = c.add(OpKind::kConv2d, {slices, depth_tap(c, w, t)}, at);
     sum = sum ? c.add(OpKind::kAdd, {*sum, y}) : y;
   }
   const Shape ys = c.desc_of(*sum).shape;  // (N·OD, M, OH, OW)
-  c.set_out(0, c.transpose(c.reshape(*sum, {xs[0], uint32_t(out_d), ys[1], ys[2], ys[3]}), kDepthToBatch));
+  return c.transpose(c.reshape(*sum, {xs[0], uint32_t(out_d), ys[1], ys[2], ys[3]}), kDepthToBatch);
 }
 
-void lower_conv(const NodeCtx& c) {
-  size_t r = c.rank(0);
+}  // namespace
+
+OperandId conv_of(const NodeCtx& c, OperandId x, OperandId w, std::optional<OperandId> bias) {
+  const Shape xs = c.desc_of(x).shape, ws = c.desc_of(w).shape;
+  size_t r = xs.size();
   if (r < 3 || r > 5)
     c.unsupported("WebNN has 2-D convolutions, from which 1-D and 3-D ones are built; input rank " + std::to_string(r));
-  if (c.rank(1) != r) c.invalid("the weights' rank differs from the input's");
-  std::vector<int64_t> in = spatial_of(c.desc(0).shape), kernel = spatial_of(c.desc(1).shape);
+  if (ws.size() != r) c.invalid("the weights' rank differs from the input's");
+  std::vector<int64_t> in = spatial_of(xs), kernel = spatial_of(ws);
   auto kernel_attr = c.attr_ints("kernel_shape");
   if (!kernel_attr.empty() && kernel_attr != kernel) c.invalid("kernel_shape does not match the weights");
   Window win = window_of(c, in, kernel, true);
-  if (r == 5) return conv3d(c, win);
+  if (r == 5) return conv3d(c, x, w, bias, win);
   if (r == 3) {  // 1-D as 2-D with height 1
     for (auto* v : {&win.kernel, &win.strides, &win.dilations}) v->insert(v->begin(), 1);
     for (auto* v : {&win.begin, &win.end}) v->insert(v->begin(), 0);
@@ -702,13 +704,21 @@ void lower_conv(const NodeCtx& c) {
   a.strides = u32s(win.strides);
   a.dilations = u32s(win.dilations);
   a.groups = static_cast<uint32_t>(c.attr_i("group", 1));
-  if (c.has_input(2)) a.bias = OperandRef{c.operand(2)};
-  OperandId y = c.add(OpKind::kConv2d, {to_4d(c, c.operand(0)), to_4d(c, c.operand(1))}, a);
+  if (bias) a.bias = OperandRef{*bias};
+  OperandId y = c.add(OpKind::kConv2d, {to_4d(c, x), to_4d(c, w)}, a);
   if (r == 3) {
     Shape ys = c.desc_of(y).shape;
     y = c.reshape(y, {ys[0], ys[1], ys[3]});
   }
-  c.set_out(0, y);
+  return y;
+}
+
+namespace {
+
+void lower_conv(const NodeCtx& c) {
+  std::optional<OperandId> bias;
+  if (c.has_input(2)) bias = c.operand(2);
+  c.set_out(0, conv_of(c, c.operand(0), c.operand(1), bias));
 }
 
 // ConvTranspose's attributes for its spatial axes, resolved to explicit paddings and output
@@ -1035,8 +1045,9 @@ void lower_gemm(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kGemm, {c.operand(0), c.operand(1)}, a));
 }
 
-void lower_matmul(const NodeCtx& c) {
-  OperandId a = c.operand(0), b = c.operand(1);
+}  // namespace
+
+OperandId matmul_of(const NodeCtx& c, OperandId a, OperandId b) {
   Shape as = c.desc_of(a).shape, bs = c.desc_of(b).shape;
   if (as.empty() || bs.empty()) c.invalid("MatMul of a scalar");
   bool a1 = as.size() == 1, b1 = bs.size() == 1;
@@ -1050,8 +1061,12 @@ void lower_matmul(const NodeCtx& c) {
     if (!b1) out.push_back(ys.back());
     y = out.empty() ? c.reshape(y, {}) : c.reshape(y, out);
   }
-  c.set_out(0, y);
+  return y;
 }
+
+namespace {
+
+void lower_matmul(const NodeCtx& c) { c.set_out(0, matmul_of(c, c.operand(0), c.operand(1))); }
 
 // Det (WebNN has no determinant) of matrices up to 4×4 by cofactor expansion along the first row:
 // the n² elements are slices of the (batch, n²) view, and each minor (the rows below `row`, the
@@ -1572,11 +1587,6 @@ void lower_gather_elements(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kGatherElements, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), c.in(0).is_bool);
 }
 
-void lower_gather_nd(const NodeCtx& c) {
-  if (c.attr_i("batch_dims", 0) != 0) c.unsupported("batch_dims other than 0: WebNN gatherND has no batch dimensions");
-  c.set_out(0, c.add(OpKind::kGatherNd, {c.operand(0), c.operand(1)}), c.in(0).is_bool);
-}
-
 void lower_scatter_elements(const NodeCtx& c) {
   std::string red = c.attr_s("reduction", "none");
   if (red != "none") c.unsupported("reduction \"" + red + "\": WebNN scatterElements only replaces");
@@ -1939,10 +1949,40 @@ OptionalActivations activations_of(const NodeCtx& c, size_t per_direction, const
   return acts;
 }
 
+// sequence_lens, known at import time, that gives every batch entry all `steps` steps changes
+// nothing; other lengths are not supported (the ops run every step of every batch entry).
+void check_full_sequence_lens(const NodeCtx& c, uint32_t steps) {
+  if (!c.has_input(4)) return;
+  for (int64_t len : c.const_ints(4, "sequence_lens")) {
+    if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, steps]");
+    if (len != int64_t(steps))
+      c.unsupported("sequence_lens shorter than the steps (WebNN recurrent ops run every step of every batch)");
+  }
+}
+
 void recurrent_common(const NodeCtx& c) {
-  if (c.has_input(4)) c.unsupported("sequence_lens (WebNN recurrent ops run every step of every batch)");
   if (c.has_attr("clip")) c.unsupported("clip (WebNN recurrent ops do not clip)");
-  if (c.attr_i("layout", 0) != 0) c.unsupported("layout = 1 (batch first)");
+  if (c.rank(0) != 3) c.invalid("X must be 3-D");
+  check_full_sequence_lens(c, c.desc(0).shape[c.attr_i("layout", 0) == 1 ? 1 : 0]);
+}
+
+// layout = 1 (batch first) is WebNN's layout with transposes around it: X [batch, steps, input]
+// and the initial states [batch, dirs, hidden] in, Y [batch, steps, dirs, hidden] and the last
+// states [batch, dirs, hidden] out.
+bool batch_first(const NodeCtx& c) {
+  int64_t layout = c.attr_i("layout", 0);
+  if (layout != 0 && layout != 1) c.invalid("layout must be 0 or 1");
+  return layout == 1;
+}
+OperandId recurrent_in(const NodeCtx& c, size_t i) {
+  return batch_first(c) ? c.transpose(c.operand(i), {1, 0, 2}) : c.operand(i);
+}
+void set_recurrent_state(const NodeCtx& c, size_t i, OperandId state) {
+  if (!c.wants_output(i)) return;
+  c.set_out(i, batch_first(c) ? c.transpose(state, {1, 0, 2}) : state);
+}
+void set_recurrent_sequence(const NodeCtx& c, OperandId y) {
+  if (c.wants_output(0)) c.set_out(0, batch_first(c) ? c.transpose(y, {2, 0, 1, 3}) : y);
 }
 
 // B [dirs, 2 * gates * hidden] -> bias and recurrentBias [dirs, gates * hidden].
@@ -1954,7 +1994,8 @@ std::pair<OperandId, OperandId> split_bias(const NodeCtx& c, size_t i) {
 
 void lower_gru(const NodeCtx& c) {
   recurrent_common(c);
-  const Shape& xs = c.desc(0).shape;
+  OperandId x = recurrent_in(c, 0);
+  const Shape xs = c.desc_of(x).shape;
   GruAttrs a;
   a.steps = xs.at(0);
   a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
@@ -1969,16 +2010,17 @@ void lower_gru(const NodeCtx& c) {
     a.bias = OperandRef{bias};
     a.recurrent_bias = OperandRef{rbias};
   }
-  if (c.has_input(5)) a.initial_hidden_state = OperandRef{c.operand(5)};
-  auto outs = c.add_multi(OpKind::kGru, {c.operand(0), c.operand(1), c.operand(2)}, a);
-  if (c.wants_output(0)) c.set_out(0, outs.at(1));
-  c.set_out(1, outs.at(0));
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{recurrent_in(c, 5)};
+  auto outs = c.add_multi(OpKind::kGru, {x, c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) set_recurrent_sequence(c, outs.at(1));
+  set_recurrent_state(c, 1, outs.at(0));
 }
 
 void lower_lstm(const NodeCtx& c) {
   recurrent_common(c);
   if (c.attr_i("input_forget", 0) != 0) c.unsupported("input_forget (coupled gates)");
-  const Shape& xs = c.desc(0).shape;
+  OperandId x = recurrent_in(c, 0);
+  const Shape xs = c.desc_of(x).shape;
   LstmAttrs a;
   a.steps = xs.at(0);
   a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
@@ -1992,13 +2034,25 @@ void lower_lstm(const NodeCtx& c) {
     a.bias = OperandRef{bias};
     a.recurrent_bias = OperandRef{rbias};
   }
-  if (c.has_input(5)) a.initial_hidden_state = OperandRef{c.operand(5)};
-  if (c.has_input(6)) a.initial_cell_state = OperandRef{c.operand(6)};
-  if (c.has_input(7)) a.peephole_weight = OperandRef{c.operand(7)};
-  auto outs = c.add_multi(OpKind::kLstm, {c.operand(0), c.operand(1), c.operand(2)}, a);
-  if (c.wants_output(0)) c.set_out(0, outs.at(2));
-  c.set_out(1, outs.at(0));
-  c.set_out(2, outs.at(1));
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{recurrent_in(c, 5)};
+  if (c.has_input(6)) a.initial_cell_state = OperandRef{recurrent_in(c, 6)};
+  if (c.has_input(7)) {
+    // ONNX's output gate looks through its peephole at the new cell state C_t, WebNN's lstm at the
+    // previous one (the spec's lstmCell): only a known-zero output peephole means the same.
+    std::vector<double> p = c.const_doubles(7, "P (peephole weights)");
+    const size_t h = a.hidden_size;
+    if (p.size() % (3 * h) != 0) c.invalid("P must be [directions, 3 * hidden]");
+    for (size_t d = 0; d < p.size() / (3 * h); ++d)
+      for (size_t k = h; k < 2 * h; ++k)
+        if (p[d * 3 * h + k] != 0)
+          c.unsupported(
+              "an output-gate peephole (ONNX applies it to the new cell state, WebNN's lstm to the previous one)");
+    a.peephole_weight = OperandRef{c.operand(7)};
+  }
+  auto outs = c.add_multi(OpKind::kLstm, {x, c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) set_recurrent_sequence(c, outs.at(2));
+  set_recurrent_state(c, 1, outs.at(0));
+  set_recurrent_state(c, 2, outs.at(1));
 }
 
 // RNN has no WebNN op: it is unrolled over its static steps. Per direction, the input projection
@@ -2012,7 +2066,6 @@ OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x)
 }
 
 void lower_rnn(const NodeCtx& c) {
-  if (c.has_input(4)) c.unsupported("sequence_lens (the unrolled RNN runs every step of every batch)");
   if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
     c.unsupported("activation_alpha/activation_beta");
   const bool batch_first = c.attr_i("layout", 0) != 0;
@@ -2023,6 +2076,7 @@ void lower_rnn(const NodeCtx& c) {
   if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
   const Shape xs = c.desc_of(x).shape;
   const uint32_t steps = xs[0], batch = xs[1], input = xs[2];
+  check_full_sequence_lens(c, steps);
   const uint32_t hidden = c.desc(2).shape[2];
   if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
   if (c.desc(1).shape != Shape{dirs, hidden, input} || c.desc(2).shape != Shape{dirs, hidden, hidden})
@@ -2601,7 +2655,6 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Tile", lower_tile},
       {"Gather", lower_gather},
       {"GatherElements", lower_gather_elements},
-      {"GatherND", lower_gather_nd},
       {"ScatterElements", lower_scatter_elements},
       {"Scatter", lower_scatter_elements},
       {"ScatterND", lower_scatter_nd},
@@ -2617,6 +2670,15 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"GRU", lower_gru},
       {"RNN", lower_rnn},
       {"LSTM", lower_lstm},
+      // Quantized and index compositions (import_quantized.cpp)
+      {"DynamicQuantizeLinear", lower_dynamic_quantize_linear},
+      {"QLinearMatMul", lower_qlinear_matmul},
+      {"QLinearConv", lower_qlinear_conv},
+      {"MatMulInteger", lower_matmul_integer},
+      {"ConvInteger", lower_conv_integer},
+      {"MaxUnpool", lower_max_unpool},
+      {"ReverseSequence", lower_reverse_sequence},
+      {"GatherND", lower_gather_nd},
       // Constants and generators
       {"Constant", lower_constant},
       {"ConstantOfShape", lower_constant_of_shape},
