@@ -15,8 +15,9 @@ Expected values are computed here with numpy from the operators' definitions, ne
 - MaxUnpool (2-D, 1-D, with pads and with a larger output_shape), ReverseSequence (both axis
   orders, lengths 0 to T, lengths as a graph input), GatherND with batch_dims 1 and 2: exactly.
 - GRU and LSTM with layout = 1 (initial states, biases, an LSTM peephole whose output part is
-  zero), against a float64 recurrence; largest |difference| at most 1e-5 x largest |value|.
-- Refused: an LSTM output-gate peephole, sequence_lens shorter than the steps.
+  zero), and the unrolled LSTM (an output-gate peephole, peepholes as a graph input, clip,
+  input_forget), against a float64 recurrence; largest |difference| at most 1e-5 x largest |value|.
+- Refused: sequence_lens shorter than the steps.
 
 Usage: compositions_quantized.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
@@ -248,7 +249,8 @@ def sigmoid(v):
     return 1 / (1 + np.exp(-v))
 
 
-def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None):
+def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=None, input_forget=0,
+                   p_input=False):
     steps, batch, inputs, hidden = 4, 3, 5, 6
     dirs = 2 if direction == "bidirectional" else 1
     gates = 3 if op == "GRU" else 4
@@ -260,21 +262,28 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None):
     c0 = rng.standard_normal((batch, dirs, hidden)).astype(np.float32)
     p = rng.standard_normal((dirs, 3 * hidden)).astype(np.float32)
     if peephole != "output":
-        p[:, hidden:2 * hidden] = 0  # ONNX's output peephole reads the new cell state: refused
+        p[:, hidden:2 * hidden] = 0  # no output peephole: WebNN's lstm takes P as it is
     inits = {"W": w, "R": r, "B": bias, "h0": h0}
     inputs_ = ["X", "W", "R", "B", "", "h0"]
     if sequence_lens is not None:
         inits["lens"] = np.array(sequence_lens, np.int32)
         inputs_[4] = "lens"
+    feeds = {"X": x}
     if op == "LSTM":
         inits["c0"] = c0
         inputs_.append("c0")
         if peephole:
-            inits["P"] = p
+            (feeds if p_input else inits)["P"] = p
             inputs_.append("P")
     outputs = ["Y", "Y_h"] + (["Y_c"] if op == "LSTM" else [])
-    node = helper.make_node(op, inputs_, outputs, hidden_size=hidden, direction=direction, layout=1)
-    model = model_of(node, {"X": x}, inits, outputs)
+    attrs = dict(hidden_size=hidden, direction=direction, layout=1)
+    if clip is not None:
+        attrs["clip"] = clip
+    if input_forget:
+        attrs["input_forget"] = input_forget
+    node = helper.make_node(op, inputs_, outputs, **attrs)
+    model = model_of(node, feeds, inits, outputs)
+    cl = (lambda v: np.clip(v, -clip, clip)) if clip is not None else (lambda v: v)
     xs = x.astype(np.float64).transpose(1, 0, 2)
     y = np.zeros((steps, dirs, batch, hidden))
     y_h = np.zeros((dirs, batch, hidden))
@@ -295,17 +304,17 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None):
             else:  # gates i, o, f, c; peepholes i, o, f
                 pi, po, pf = (p[d, k * hidden:(k + 1) * hidden].astype(np.float64) if peephole else 0 for k in range(3))
                 pre = xw + hr + Rb
-                i = sigmoid(pre[:, part[0]] + pi * c)
-                f = sigmoid(pre[:, part[2]] + pf * c)
-                c = f * c + i * np.tanh(pre[:, part[3]])
-                o = sigmoid(pre[:, part[1]] + po * c)
+                i = sigmoid(cl(pre[:, part[0]] + pi * c))
+                f = 1 - i if input_forget else sigmoid(cl(pre[:, part[2]] + pf * c))
+                c = f * c + i * np.tanh(cl(pre[:, part[3]]))
+                o = sigmoid(cl(pre[:, part[1]] + po * c))
                 h = o * np.tanh(c)
             y[t, d] = h
         y_h[d], y_c[d] = h, c
     expected = {"Y": y.transpose(2, 0, 1, 3), "Y_h": y_h.transpose(1, 0, 2)}
     if op == "LSTM":
         expected["Y_c"] = y_c.transpose(1, 0, 2)
-    return model, {"X": x}, expected, "close"
+    return model, feeds, expected, "close"
 
 
 def compare(name, got, expected, mode):
@@ -391,10 +400,13 @@ def main():
         ("LSTM layout 1 reverse", recurrent_case(rng, "LSTM", "reverse")),
         ("LSTM layout 1 bidirectional, input and forget peepholes", recurrent_case(rng, "LSTM", "bidirectional",
                                                                                    peephole=True)),
+        ("LSTM unrolled: output-gate peephole", recurrent_case(rng, "LSTM", "forward", peephole="output")),
+        ("LSTM unrolled: peepholes a graph input, bidirectional", recurrent_case(
+            rng, "LSTM", "bidirectional", peephole="output", p_input=True)),
+        ("LSTM unrolled: clip 0.5, reverse", recurrent_case(rng, "LSTM", "reverse", peephole="output", clip=0.5)),
+        ("LSTM unrolled: input_forget", recurrent_case(rng, "LSTM", "forward", input_forget=1)),
     ]
-    refused = [("LSTM output-gate peephole", recurrent_case(rng, "LSTM", "forward", peephole="output"),
-                "output-gate peephole"),
-               ("GRU sequence_lens shorter than the steps", recurrent_case(rng, "GRU", "forward",
+    refused = [("GRU sequence_lens shorter than the steps", recurrent_case(rng, "GRU", "forward",
                                                                             sequence_lens=[4, 2, 4]),
                 "sequence_lens shorter")]
     failed = 0

@@ -2016,9 +2016,176 @@ void lower_gru(const NodeCtx& c) {
   set_recurrent_state(c, 1, outs.at(0));
 }
 
+// ---- Unrolled recurrences (RNN, and LSTM where WebNN's lstm means something else) ----
+
+OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x) {
+  if (name == "Tanh") return c.add(OpKind::kTanh, {x});
+  if (name == "Relu") return c.add(OpKind::kRelu, {x});
+  if (name == "Sigmoid") return c.add(OpKind::kSigmoid, {x});
+  c.unsupported("activation \"" + name + "\" (the unrolled recurrence takes Tanh, Relu and Sigmoid)");
+}
+
+// Row d of a [dirs, ...] operand, without its leading axis.
+OperandId direction_row(const NodeCtx& c, OperandId v, uint32_t d) {
+  Shape s = c.desc_of(v).shape;
+  std::vector<uint32_t> starts(s.size(), 0), sizes = s;
+  starts[0] = d;
+  sizes[0] = 1;
+  s.erase(s.begin());
+  return c.reshape(c.add(OpKind::kSlice, {v}, SliceAttrs{starts, sizes, std::nullopt}), s);
+}
+
+// What every unrolled recurrence shares: X as [steps, batch, input] (batch-first transposed),
+// direction by direction the input projection of every step as one gemm (X W_d^T + Wb_d + Rb_d,
+// [steps, batch, gates * hidden]), and the outputs assembled in ONNX's layout.
+struct Unrolled {
+  const NodeCtx& c;
+  bool batch_first = false;
+  RecurrentDirection direction = RecurrentDirection::kForward;
+  uint32_t dirs = 1, steps = 0, batch = 0, input = 0, hidden = 0, gates = 1;
+  OperandId x2 = 0;  // [steps * batch, input]
+
+  Unrolled(const NodeCtx& ctx, uint32_t gate_count) : c(ctx), gates(gate_count) {
+    batch_first = c.attr_i("layout", 0) != 0;
+    direction = direction_of(c);
+    dirs = direction == RecurrentDirection::kBoth ? 2 : 1;
+    if (c.rank(0) != 3 || c.rank(1) != 3 || c.rank(2) != 3) c.invalid("X, W and R must be 3-D");
+    OperandId x = c.operand(0);
+    if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
+    const Shape xs = c.desc_of(x).shape;
+    steps = xs[0], batch = xs[1], input = xs[2];
+    check_full_sequence_lens(c, steps);
+    hidden = c.desc(2).shape[2];
+    if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
+    const uint32_t g = gates * hidden;
+    if (c.desc(1).shape != Shape{dirs, g, input} || c.desc(2).shape != Shape{dirs, g, hidden})
+      c.invalid("W must be [" + std::to_string(dirs) + ", " + std::to_string(gates) + " * hidden, input] and R [" +
+                std::to_string(dirs) + ", " + std::to_string(gates) + " * hidden, hidden]");
+    if (c.has_input(3) && c.desc(3).shape != Shape{dirs, 2 * g})
+      c.invalid("B must be [directions, " + std::to_string(2 * gates) + " * hidden]");
+    x2 = c.reshape(x, {steps * batch, input});
+  }
+  bool backward(uint32_t d) const { return direction == RecurrentDirection::kBackward || d == 1; }
+  // Initial state input i as [dirs, batch, hidden], if given.
+  std::optional<OperandId> initial(size_t i, const std::string& what) const {
+    if (!c.has_input(i)) return std::nullopt;
+    OperandId v = c.operand(i);
+    if (batch_first) v = c.transpose(v, {1, 0, 2});
+    if (c.desc_of(v).shape != Shape{dirs, batch, hidden}) c.invalid(what + " must be [directions, batch, hidden]");
+    return v;
+  }
+  // X W_d^T + Wb_d + Rb_d for every step: [steps, batch, gates * hidden].
+  OperandId projected(uint32_t d) const {
+    GemmAttrs in;
+    in.b_transpose = true;
+    if (c.has_input(3)) {
+      auto parts = c.add_multi(OpKind::kSplit, {direction_row(c, c.operand(3), d)}, SplitAttrs{uint32_t{2}, 0});
+      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], parts[1]})};
+    }
+    return c.reshape(c.add(OpKind::kGemm, {x2, direction_row(c, c.operand(1), d)}, in), {steps, batch, gates * hidden});
+  }
+  // Step `step` of a projection, plus H R^T when there is a state: [batch, gates * hidden].
+  OperandId pre(OperandId projection, uint32_t step, std::optional<OperandId> h, OperandId r) const {
+    OperandId p = c.reshape(
+        c.add(OpKind::kSlice, {projection}, SliceAttrs{{step, 0, 0}, {1, batch, gates * hidden}, std::nullopt}),
+        {batch, gates * hidden});
+    if (!h) return p;
+    GemmAttrs rec;
+    rec.b_transpose = true;
+    rec.c = OperandRef{p};
+    return c.add(OpKind::kGemm, {*h, r}, rec);
+  }
+  // Sets output `i` to the per-direction [1, batch, hidden] states, concatenated ([dirs, ...]).
+  void set_state(size_t i, const std::vector<OperandId>& per_direction) const {
+    if (!c.wants_output(i)) return;
+    OperandId v = dirs == 1 ? per_direction[0] : c.add(OpKind::kConcat, per_direction, ConcatAttrs{0});
+    c.set_out(i, batch_first ? c.transpose(v, {1, 0, 2}) : v);
+  }
+  // Sets Y from each direction's [1, 1, batch, hidden] outputs by step.
+  void set_sequence(const std::vector<std::vector<OperandId>>& outs) const {
+    if (!c.wants_output(0)) return;
+    std::vector<OperandId> ys;
+    for (const auto& o : outs) ys.push_back(steps == 1 ? o[0] : c.add(OpKind::kConcat, o, ConcatAttrs{0}));
+    OperandId y = dirs == 1 ? ys[0] : c.add(OpKind::kConcat, ys, ConcatAttrs{1});  // [steps, dirs, batch, hidden]
+    c.set_out(0, batch_first ? c.transpose(y, {2, 0, 1, 3}) : y);
+  }
+};
+
+// An LSTM that WebNN's lstm does not compute is unrolled: a nonzero output-gate peephole (ONNX's
+// output gate looks at the new cell state C_t, WebNN's at the previous one), a peephole known only
+// at run time, `clip` or `input_forget`. Gates i, o, f, c (ONNX's order), per step:
+//   i = f(clip(Xi + H Ri^T + Pi ⊙ C)), f = f(clip(Xf + H Rf^T + Pf ⊙ C)) (1 − i with input_forget),
+//   C' = f ⊙ C + i ⊙ g(clip(Xc + H Rc^T)), o = f(clip(Xo + H Ro^T + Po ⊙ C')), H' = o ⊙ h(C').
+void lower_lstm_unrolled(const NodeCtx& c) {
+  const Unrolled u(c, 4);
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  std::vector<std::string> acts = c.attr_strings("activations");
+  if (acts.empty())
+    for (uint32_t d = 0; d < u.dirs; ++d) acts.insert(acts.end(), {"Sigmoid", "Tanh", "Tanh"});
+  if (acts.size() != 3 * u.dirs) c.invalid("activations must name three activations per direction");
+  std::optional<double> clip;
+  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  const bool input_forget = c.attr_i("input_forget", 0) != 0;
+  if (c.has_input(7) && c.desc(7).shape != Shape{u.dirs, 3 * u.hidden}) c.invalid("P must be [directions, 3 * hidden]");
+  const std::optional<OperandId> h0 = u.initial(5, "initial_h"), c0 = u.initial(6, "initial_c");
+  const uint32_t hid = u.hidden;
+  auto gate = [&](OperandId v, uint32_t k) {
+    return c.add(OpKind::kSlice, {v}, SliceAttrs{{0, k * hid}, {u.batch, hid}, std::nullopt});
+  };
+  auto clipped = [&](OperandId v) { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; };
+  std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
+  std::vector<OperandId> hs(u.dirs), cs(u.dirs);
+  for (uint32_t d = 0; d < u.dirs; ++d) {
+    const std::string &fa = acts[3 * d], &ga = acts[3 * d + 1], &ha = acts[3 * d + 2];
+    const OperandId projection = u.projected(d), r = direction_row(c, c.operand(2), d);
+    std::optional<OperandId> peep[3];  // i, o, f: [hidden]
+    if (c.has_input(7)) {
+      OperandId p = direction_row(c, c.operand(7), d);
+      for (uint32_t k = 0; k < 3; ++k) peep[k] = c.add(OpKind::kSlice, {p}, SliceAttrs{{k * hid}, {hid}, std::nullopt});
+    }
+    std::optional<OperandId> h, cell;
+    if (h0) h = direction_row(c, *h0, d);
+    if (c0) cell = direction_row(c, *c0, d);
+    auto with_peephole = [&](OperandId v, const std::optional<OperandId>& p, const std::optional<OperandId>& state) {
+      return p && state ? c.add(OpKind::kAdd, {v, c.add(OpKind::kMul, {*p, *state})}) : v;
+    };
+    for (uint32_t k = 0; k < u.steps; ++k) {
+      const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
+      const OperandId pre = u.pre(projection, step, h, r);
+      const OperandId i = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 0), peep[0], cell)));
+      const OperandId f = input_forget ? c.add(OpKind::kSub, {c.scalar(c.type(0), 1), i})
+                                       : rnn_activation(c, fa, clipped(with_peephole(gate(pre, 2), peep[2], cell)));
+      const OperandId candidate = rnn_activation(c, ga, clipped(gate(pre, 3)));
+      OperandId next = c.add(OpKind::kMul, {i, candidate});
+      if (cell) next = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {f, *cell}), next});
+      cell = next;
+      const OperandId o = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 1), peep[1], cell)));
+      h = c.add(OpKind::kMul, {o, rnn_activation(c, ha, *cell)});
+      outs[d][step] = c.reshape(*h, {1, 1, u.batch, hid});
+    }
+    hs[d] = c.reshape(*h, {1, u.batch, hid});
+    cs[d] = c.reshape(*cell, {1, u.batch, hid});
+  }
+  u.set_sequence(outs);
+  u.set_state(1, hs);
+  u.set_state(2, cs);
+}
+
 void lower_lstm(const NodeCtx& c) {
+  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0) return lower_lstm_unrolled(c);
+  if (c.has_input(7)) {
+    // WebNN's lstm takes P when its output-gate part is known to be zero (lstm and ONNX then
+    // agree); otherwise the recurrence is unrolled.
+    if (!c.is_const(7)) return lower_lstm_unrolled(c);
+    const std::vector<double> p = c.const_doubles(7, "P (peephole weights)");
+    const size_t h = c.desc(2).shape.at(2);
+    if (h == 0 || p.size() % (3 * h) != 0) c.invalid("P must be [directions, 3 * hidden]");
+    for (size_t d = 0; d < p.size() / (3 * h); ++d)
+      for (size_t k = h; k < 2 * h; ++k)
+        if (p[d * 3 * h + k] != 0) return lower_lstm_unrolled(c);
+  }
   recurrent_common(c);
-  if (c.attr_i("input_forget", 0) != 0) c.unsupported("input_forget (coupled gates)");
   OperandId x = recurrent_in(c, 0);
   const Shape xs = c.desc_of(x).shape;
   LstmAttrs a;
@@ -2036,115 +2203,43 @@ void lower_lstm(const NodeCtx& c) {
   }
   if (c.has_input(5)) a.initial_hidden_state = OperandRef{recurrent_in(c, 5)};
   if (c.has_input(6)) a.initial_cell_state = OperandRef{recurrent_in(c, 6)};
-  if (c.has_input(7)) {
-    // ONNX's output gate looks through its peephole at the new cell state C_t, WebNN's lstm at the
-    // previous one (the spec's lstmCell): only a known-zero output peephole means the same.
-    std::vector<double> p = c.const_doubles(7, "P (peephole weights)");
-    const size_t h = a.hidden_size;
-    if (p.size() % (3 * h) != 0) c.invalid("P must be [directions, 3 * hidden]");
-    for (size_t d = 0; d < p.size() / (3 * h); ++d)
-      for (size_t k = h; k < 2 * h; ++k)
-        if (p[d * 3 * h + k] != 0)
-          c.unsupported(
-              "an output-gate peephole (ONNX applies it to the new cell state, WebNN's lstm to the previous one)");
-    a.peephole_weight = OperandRef{c.operand(7)};
-  }
+  if (c.has_input(7)) a.peephole_weight = OperandRef{c.operand(7)};
   auto outs = c.add_multi(OpKind::kLstm, {x, c.operand(1), c.operand(2)}, a);
   if (c.wants_output(0)) set_recurrent_sequence(c, outs.at(2));
   set_recurrent_state(c, 1, outs.at(0));
   set_recurrent_state(c, 2, outs.at(1));
 }
 
-// RNN has no WebNN op: it is unrolled over its static steps. Per direction, the input projection
-// of every step is one gemm (X [steps * batch, input] by W^T, plus Wb + Rb), and each step adds
-// gemm(H, R^T) and applies the activation: H_t = f(X_t W^T + H_{t-1} R^T + Wb + Rb).
-OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x) {
-  if (name == "Tanh") return c.add(OpKind::kTanh, {x});
-  if (name == "Relu") return c.add(OpKind::kRelu, {x});
-  if (name == "Sigmoid") return c.add(OpKind::kSigmoid, {x});
-  c.unsupported("activation \"" + name + "\" (the unrolled RNN takes Tanh, Relu and Sigmoid)");
-}
-
+// RNN has no WebNN op: it is unrolled over its static steps (Unrolled): per step it adds
+// gemm(H, R^T) to the step's input projection, clamps when `clip` is given and applies the
+// activation: H_t = f(clip(X_t W^T + H_{t-1} R^T + Wb + Rb)).
 void lower_rnn(const NodeCtx& c) {
   if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
     c.unsupported("activation_alpha/activation_beta");
-  const bool batch_first = c.attr_i("layout", 0) != 0;
-  const RecurrentDirection direction = direction_of(c);
-  const uint32_t dirs = direction == RecurrentDirection::kBoth ? 2 : 1;
-  OperandId x = c.operand(0);
-  if (c.rank(0) != 3 || c.rank(1) != 3 || c.rank(2) != 3) c.invalid("X, W and R must be 3-D");
-  if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
-  const Shape xs = c.desc_of(x).shape;
-  const uint32_t steps = xs[0], batch = xs[1], input = xs[2];
-  check_full_sequence_lens(c, steps);
-  const uint32_t hidden = c.desc(2).shape[2];
-  if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
-  if (c.desc(1).shape != Shape{dirs, hidden, input} || c.desc(2).shape != Shape{dirs, hidden, hidden})
-    c.invalid("W must be [" + std::to_string(dirs) + ", hidden, input] and R [" + std::to_string(dirs) +
-              ", hidden, hidden]");
-  if (c.has_input(3) && c.desc(3).shape != Shape{dirs, 2 * hidden}) c.invalid("B must be [directions, 2 * hidden]");
+  const Unrolled u(c, 1);
   std::vector<std::string> acts = c.attr_strings("activations");
-  if (acts.empty()) acts.assign(dirs, "Tanh");
-  if (acts.size() != dirs) c.invalid("activations must name one activation per direction");
+  if (acts.empty()) acts.assign(u.dirs, "Tanh");
+  if (acts.size() != u.dirs) c.invalid("activations must name one activation per direction");
   std::optional<double> clip;
   if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
-  OperandId h0 = 0;
-  if (c.has_input(5)) {
-    h0 = c.operand(5);
-    if (batch_first) h0 = c.transpose(h0, {1, 0, 2});
-    if (c.desc_of(h0).shape != Shape{dirs, batch, hidden}) c.invalid("initial_h must be [directions, batch, hidden]");
-  }
-  // Row d of a [dirs, ...] operand, without its leading axis.
-  auto row = [&](OperandId v, uint32_t d) {
-    Shape s = c.desc_of(v).shape;
-    std::vector<uint32_t> starts(s.size(), 0), sizes = s;
-    starts[0] = d;
-    sizes[0] = 1;
-    s.erase(s.begin());
-    return c.reshape(c.add(OpKind::kSlice, {v}, SliceAttrs{starts, sizes, std::nullopt}), s);
-  };
-  OperandId x2 = c.reshape(x, {steps * batch, input});
-  std::vector<OperandId> ys(dirs), hs(dirs);
-  for (uint32_t d = 0; d < dirs; ++d) {
-    const bool backward = direction == RecurrentDirection::kBackward || d == 1;
-    GemmAttrs in;
-    in.b_transpose = true;
-    if (c.has_input(3)) {
-      OperandId b = row(c.operand(3), d);
-      auto parts = c.add_multi(OpKind::kSplit, {b}, SplitAttrs{uint32_t{2}, 0});
-      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], parts[1]})};
-    }
-    OperandId projected = c.reshape(c.add(OpKind::kGemm, {x2, row(c.operand(1), d)}, in), {steps, batch, hidden});
-    OperandId r = row(c.operand(2), d);
+  const std::optional<OperandId> h0 = u.initial(5, "initial_h");
+  std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
+  std::vector<OperandId> hs(u.dirs);
+  for (uint32_t d = 0; d < u.dirs; ++d) {
+    const OperandId projection = u.projected(d), r = direction_row(c, c.operand(2), d);
     std::optional<OperandId> h;
-    if (c.has_input(5)) h = row(h0, d);
-    std::vector<OperandId> outs(steps);
-    for (uint32_t k = 0; k < steps; ++k) {
-      const uint32_t step = backward ? steps - 1 - k : k;
-      OperandId pre =
-          c.reshape(c.add(OpKind::kSlice, {projected}, SliceAttrs{{step, 0, 0}, {1, batch, hidden}, std::nullopt}),
-                    {batch, hidden});
-      if (h) {
-        GemmAttrs rec;
-        rec.b_transpose = true;
-        rec.c = OperandRef{pre};
-        pre = c.add(OpKind::kGemm, {*h, r}, rec);
-      }
+    if (h0) h = direction_row(c, *h0, d);
+    for (uint32_t k = 0; k < u.steps; ++k) {
+      const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
+      OperandId pre = u.pre(projection, step, h, r);
       if (clip) pre = c.add(OpKind::kClamp, {pre}, ClampAttrs{-*clip, *clip});
       h = rnn_activation(c, acts[d], pre);
-      outs[step] = c.reshape(*h, {1, 1, batch, hidden});
+      outs[d][step] = c.reshape(*h, {1, 1, u.batch, u.hidden});
     }
-    hs[d] = c.reshape(*h, {1, batch, hidden});
-    ys[d] = steps == 1 ? outs[0] : c.add(OpKind::kConcat, outs, ConcatAttrs{0});
+    hs[d] = c.reshape(*h, {1, u.batch, u.hidden});
   }
-  OperandId y = dirs == 1 ? ys[0] : c.add(OpKind::kConcat, ys, ConcatAttrs{1});    // [steps, dirs, batch, hidden]
-  OperandId y_h = dirs == 1 ? hs[0] : c.add(OpKind::kConcat, hs, ConcatAttrs{0});  // [dirs, batch, hidden]
-  if (batch_first) {
-    y = c.transpose(y, {2, 0, 1, 3});   // [batch, steps, dirs, hidden]
-    y_h = c.transpose(y_h, {1, 0, 2});  // [batch, dirs, hidden]
-  }
-  if (c.wants_output(0)) c.set_out(0, y);
-  if (c.wants_output(1)) c.set_out(1, y_h);
+  u.set_sequence(outs);
+  u.set_state(1, hs);
 }
 
 // ---- Einsum: the forms that are a matmul or a transpose ----
