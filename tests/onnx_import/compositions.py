@@ -17,6 +17,13 @@
   without align_corners, a batch of 2 and grid points well outside [-1, 1] (and points exactly at
   the halves nearest rounds to even), against a float64 per-point sampler written here from the
   ONNX operator's definition (same bound); a 3-D input is a NotSupportedError naming the rank.
+- Resize beyond WebNN's resample2d (separable passes with import-time taps): cubic with its
+  coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
+  over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
+  ceil, pytorch_half_pixel to a length of 1, tf_crop_and_resize with points outside the roi
+  (extrapolation_value), half_pixel_symmetric; against a float64 reference written here from the
+  operator's definition, output by output (edge-padded neighbours, as ONNX's reference picks
+  them), same bound.
 
 Each model is built with the onnx Python package, run by `webnn run model.onnx` on the given
 backend. Usage: compositions.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
@@ -339,6 +346,108 @@ def grid_sample_case(rng, mode, padding, align, x_shape, out_hw=(6, 7)):
     return model, {"X": x, "G": grid}, {"Y": grid_sample_reference(x, grid, mode, padding, align)}
 
 
+def resize_coordinate(o, coord, scale, length, size_in, size_out, roi_start, roi_end):
+    """The input coordinate of output position o (ONNX's coordinate_transformation_mode)."""
+    if coord == "half_pixel":
+        return (o + 0.5) / scale - 0.5
+    if coord == "pytorch_half_pixel":
+        return (o + 0.5) / scale - 0.5 if length > 1 else 0.0
+    if coord == "align_corners":
+        return 0.0 if length == 1 else o * (size_in - 1) / (length - 1)
+    if coord == "asymmetric":
+        return o / scale
+    if coord == "tf_half_pixel_for_nn":
+        return (o + 0.5) / scale
+    if coord == "half_pixel_symmetric":
+        adjustment = size_out / length
+        return size_in / 2 * (1 - adjustment) + (o + 0.5) / scale - 0.5
+    if coord == "tf_crop_and_resize":
+        if length > 1:
+            return roi_start * (size_in - 1) + o * (roi_end - roi_start) * (size_in - 1) / (length - 1)
+        return 0.5 * (roi_start + roi_end) * (size_in - 1)
+    raise ValueError(coord)
+
+
+def resize_line(line, x, mode, nearest_mode, a, exclude_outside):
+    """One output value from a 1-D line at input coordinate x: the taps ONNX's definition gives,
+    the neighbours taken from the line padded with its edge values."""
+    n = len(line)
+    base = np.floor(x)
+    t = x - base
+    if mode == "nearest":
+        up = {"round_prefer_floor": t > 0.5, "round_prefer_ceil": t >= 0.5, "floor": False, "ceil": True}[nearest_mode]
+        idx, w = [int(base) + (1 if t > 0 and up else 0)], [1.0]
+    elif mode == "linear":
+        idx, w = [int(base), int(base) + 1], [1 - t, t]
+    else:
+        u = 1 - t
+        idx = [int(base) - 1, int(base), int(base) + 1, int(base) + 2]
+        w = [((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a, ((a + 2) * t - (a + 3)) * t * t + 1,
+             ((a + 2) * u - (a + 3)) * u * u + 1, ((a * (u + 1) - 5 * a) * (u + 1) + 8 * a) * (u + 1) - 4 * a]
+    w = np.array(w, np.float64)
+    if exclude_outside:
+        w = np.array([0.0 if i < 0 or i >= n else v for i, v in zip(idx, w)])
+        w = w / w.sum()
+    padded = [line[min(max(i, 0), n - 1)] for i in idx]
+    return float(np.dot(w, padded))
+
+
+def resize_reference(x, sizes, scales, mode, coord, nearest_mode="round_prefer_floor", a=-0.75, exclude_outside=0,
+                     roi=None, extrapolation=0.0):
+    """Resize from ONNX's definition, one axis after the other (the operator is separable)."""
+    y = x.astype(np.float64)
+    rank = x.ndim
+    for axis in range(rank):
+        size_in = x.shape[axis]
+        if sizes is not None:
+            size_out, scale, length = sizes[axis], sizes[axis] / size_in, float(sizes[axis])
+        else:
+            scale = scales[axis]
+            length = size_in * scale
+            size_out = int(np.floor(length))
+        crop = coord == "tf_crop_and_resize"
+        if size_out == size_in and scale == 1 and not crop:
+            continue
+        moved = np.moveaxis(y, axis, -1)
+        out = np.zeros(moved.shape[:-1] + (size_out,))
+        for o in range(size_out):
+            xo = resize_coordinate(o, coord, scale, length, size_in, size_out,
+                                   roi[axis] if crop else 0, roi[rank + axis] if crop else 0)
+            if crop and (xo < 0 or xo > size_in - 1):
+                out[..., o] = extrapolation
+                continue
+            for index in np.ndindex(moved.shape[:-1]):
+                out[index + (o,)] = resize_line(moved[index], xo, mode, nearest_mode, a, exclude_outside)
+        y = np.moveaxis(out, -1, axis)
+    return y
+
+
+def resize_case(rng, x_shape, mode, coord, sizes=None, scales=None, dtype=np.float32, opset=18, **attrs):
+    x = (rng.standard_normal(x_shape) * 4).astype(dtype) if dtype == np.float32 else \
+        rng.integers(-100, 100, x_shape).astype(dtype)
+    roi = attrs.pop("roi", None)
+    inits = {"roi": np.array(roi if roi is not None else [], np.float32)}
+    inputs = ["X", "roi"]
+    if scales is not None:
+        inits["scales"] = np.array(scales, np.float32)
+        inputs.append("scales")
+    else:
+        inits["sizes"] = np.array(sizes, np.int64)
+        inputs += ["", "sizes"]
+    node = helper.make_node("Resize", inputs, ["Y"], mode=mode, coordinate_transformation_mode=coord, **attrs)
+    elem = TensorProto.FLOAT if dtype == np.float32 else TensorProto.INT32
+    graph = helper.make_graph([node], "resize", [helper.make_tensor_value_info("X", elem, x_shape)],
+                              [helper.make_tensor_value_info("Y", elem, None)],
+                              [numpy_helper.from_array(v, k) for k, v in inits.items()])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
+    model.ir_version = 8
+    want = resize_reference(x, sizes, None if scales is None else np.array(scales, np.float32).astype(np.float64),
+                            mode, coord, attrs.get("nearest_mode", "round_prefer_floor"),
+                            attrs.get("cubic_coeff_a", -0.75), attrs.get("exclude_outside", 0), roi,
+                            attrs.get("extrapolation_value", 0.0))
+    return model, {"X": x}, {"Y": want}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -394,6 +503,26 @@ def main():
                               False))
     cases.append(("GridSample bilinear 1x1 input", grid_sample_case(rng, "bilinear", "border", False, (1, 2, 1, 1)),
                   False))
+    cases += [
+        ("Resize cubic A=-0.5 exclude_outside, half_pixel up", resize_case(
+            rng, (1, 2, 4, 5), "cubic", "half_pixel", sizes=[1, 2, 7, 9], cubic_coeff_a=-0.5, exclude_outside=1), False),
+        ("Resize cubic align_corners, scales 0.6 (no whole size)", resize_case(
+            rng, (1, 1, 5, 7), "cubic", "align_corners", scales=[1, 1, 0.6, 0.6]), False),
+        ("Resize linear asymmetric, axes 1 and 3", resize_case(
+            rng, (2, 3, 4, 5), "linear", "asymmetric", sizes=[2, 5, 4, 8]), False),
+        ("Resize nearest int32 round_prefer_ceil tf_half_pixel_for_nn", resize_case(
+            rng, (1, 1, 6, 6), "nearest", "tf_half_pixel_for_nn", sizes=[1, 1, 4, 9], dtype=np.int32,
+            nearest_mode="round_prefer_ceil"), False),
+        ("Resize nearest ceil asymmetric, scales 1.7", resize_case(
+            rng, (1, 2, 3, 4), "nearest", "asymmetric", scales=[1, 1, 1.7, 1.7], nearest_mode="ceil"), False),
+        ("Resize linear pytorch_half_pixel to a length of 1", resize_case(
+            rng, (1, 1, 4, 6), "linear", "pytorch_half_pixel", sizes=[1, 1, 1, 3]), False),
+        ("Resize cubic tf_crop_and_resize with extrapolation", resize_case(
+            rng, (1, 1, 5, 6), "cubic", "tf_crop_and_resize", sizes=[1, 1, 4, 5],
+            roi=[0, 0, -0.2, 0.3, 1, 1, 0.9, 1.4], extrapolation_value=10.0), False),
+        ("Resize linear half_pixel_symmetric, scales 1.5", resize_case(
+            rng, (1, 1, 4, 5), "linear", "half_pixel_symmetric", scales=[1, 1, 1.5, 1.5]), False),
+    ]
     grid_3d = helper.make_node("GridSample", ["X", "G"], ["Y"])
     grid_3d = helper.make_model(helper.make_graph(
         [grid_3d], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, (1, 1, 2, 2, 2)),

@@ -1648,67 +1648,219 @@ void lower_cumsum(const NodeCtx& c) {
 
 // ---- Resampling ----
 
-// Resize/Upsample of the last two axes (or any two consecutive axes) by WebNN resample2d, whose
-// coordinates are ONNX's half_pixel (and, for integral scales with nearest, asymmetric/floor).
-void resample(const NodeCtx& c, const std::string& mode, const std::string& coord, const std::string& nearest_mode,
-              const std::vector<double>& scales, std::vector<int64_t> sizes) {
+// How a Resize maps output positions to input ones (ONNX's attributes).
+struct ResizeSpec {
+  std::string mode;     // nearest, linear, cubic
+  std::string coord;    // coordinate_transformation_mode
+  std::string nearest;  // nearest_mode
+  double cubic_a = -0.75;
+  bool exclude_outside = false;
+  double extrapolation = 0;
+  std::vector<double> roi;  // tf_crop_and_resize: starts then ends, one per axis
+};
+
+// One axis of a separable resampling, computed at import: output position o is the sum over taps
+// t of weight[t][o] · x[index[t][o]], or the extrapolation value where `inside` is 0
+// (tf_crop_and_resize).
+struct AxisTaps {
+  std::vector<std::vector<int32_t>> index;
+  std::vector<std::vector<double>> weight;
+  std::vector<uint8_t> inside;  // empty: everywhere
+  bool identity = true;
+};
+
+// ONNX's definition of Resize along one axis of `in` positions resized to `out` with `scale`
+// (`length` = scale · in, which is fractional for a scale that gives no whole size, and which
+// align_corners, pytorch_half_pixel and tf_crop_and_resize use where they say length_resized):
+// the output position's coordinate in the input, then the nearest index (by nearest_mode), the two
+// linear taps or the four cubic ones (coefficient A), each index clamped to the input (edge
+// padding) or, with exclude_outside, dropped and the weights renormalized.
+AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t rank, uint32_t in, uint32_t out,
+                   double scale, double length) {
+  const size_t taps = r.mode == "nearest" ? 1 : r.mode == "cubic" ? 4 : 2;
+  AxisTaps a;
+  a.index.assign(taps, std::vector<int32_t>(out));
+  a.weight.assign(taps, std::vector<double>(out));
+  const bool crop = r.coord == "tf_crop_and_resize";
+  if (crop) a.inside.assign(out, 1);
+  for (uint32_t o = 0; o < out; ++o) {
+    double x = 0;
+    const double oh = o + 0.5;
+    if (r.coord == "half_pixel") {
+      x = oh / scale - 0.5;
+    } else if (r.coord == "pytorch_half_pixel") {
+      x = length > 1 ? oh / scale - 0.5 : 0;
+    } else if (r.coord == "align_corners") {
+      x = length == 1 ? 0 : double(o) * (in - 1) / (length - 1);
+    } else if (r.coord == "asymmetric") {
+      x = o / scale;
+    } else if (r.coord == "tf_half_pixel_for_nn") {
+      x = oh / scale;
+    } else if (r.coord == "half_pixel_symmetric") {
+      const double adjustment = out / length, center = in / 2.0;
+      x = center * (1 - adjustment) + oh / scale - 0.5;
+    } else if (crop) {
+      const double start = r.roi[axis], end = r.roi[rank + axis];
+      x = length > 1 ? start * (in - 1) + o * (end - start) * (in - 1) / (length - 1) : 0.5 * (start + end) * (in - 1);
+      if (x < 0 || x > double(in) - 1) a.inside[o] = 0;
+    } else {
+      c.unsupported("coordinate_transformation_mode \"" + r.coord + "\"");
+    }
+    const double base = std::floor(x), t = x - base;
+    const int64_t i0 = int64_t(base);
+    std::vector<std::pair<int64_t, double>> picked;
+    if (r.mode == "nearest") {
+      bool up = false;
+      if (t > 0) {
+        if (r.nearest == "round_prefer_floor")
+          up = t > 0.5;
+        else if (r.nearest == "round_prefer_ceil")
+          up = t >= 0.5;
+        else if (r.nearest == "floor")
+          up = false;
+        else if (r.nearest == "ceil")
+          up = true;
+        else
+          c.invalid("unknown nearest_mode \"" + r.nearest + "\"");
+      }
+      picked = {{i0 + (up ? 1 : 0), 1.0}};
+    } else if (r.mode == "cubic") {
+      const double A = r.cubic_a, u = 1 - t;
+      picked = {{i0 - 1, ((A * (t + 1) - 5 * A) * (t + 1) + 8 * A) * (t + 1) - 4 * A},
+                {i0, ((A + 2) * t - (A + 3)) * t * t + 1},
+                {i0 + 1, ((A + 2) * u - (A + 3)) * u * u + 1},
+                {i0 + 2, ((A * (u + 1) - 5 * A) * (u + 1) + 8 * A) * (u + 1) - 4 * A}};
+    } else {
+      picked = {{i0, 1 - t}, {i0 + 1, t}};
+    }
+    if (r.exclude_outside) {
+      double sum = 0;
+      for (auto& [i, w] : picked) {
+        if (i < 0 || i >= int64_t(in)) w = 0;
+        sum += w;
+      }
+      if (sum != 0)
+        for (auto& p : picked) p.second /= sum;
+    }
+    for (size_t k = 0; k < taps; ++k) {
+      const int32_t i = int32_t(std::clamp<int64_t>(picked[k].first, 0, int64_t(in) - 1));
+      a.index[k][o] = i;
+      a.weight[k][o] = picked[k].second;
+      if (picked[k].second != 0 && (i != int32_t(o) || picked[k].second != 1)) a.identity = false;
+    }
+    if (crop && !a.inside[o]) a.identity = false;
+  }
+  if (in != out) a.identity = false;
+  return a;
+}
+
+// Resize as separable passes with taps computed at import (axis_taps): per resized axis, one
+// `gather` of the output positions' indices per tap, multiplied by the taps' weights and added.
+// Every mode, coordinate transformation, nearest_mode, exclude_outside and tf_crop_and_resize
+// (extrapolation by `where`), for any axes, with ONNX's own scale in the coordinates (so scales
+// that give no whole output size too).
+void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<uint32_t>& out,
+                      const std::vector<double>& scale, const std::vector<double>& length) {
+  OperandId x = c.operand(0);
+  const DataType type = c.type(0);
+  const bool floats = type == DataType::kFloat32 || type == DataType::kFloat16;
+  if (!floats && r.mode != "nearest") c.unsupported(r.mode + " resize of an integer tensor");
+  const Shape in = c.desc(0).shape;
+  const size_t rank = in.size();
+  for (size_t axis = 0; axis < rank; ++axis) {
+    const AxisTaps a = axis_taps(c, r, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
+    if (a.identity) continue;
+    Shape along(rank, 1);
+    along[axis] = out[axis];
+    std::optional<OperandId> y;
+    for (size_t k = 0; k < a.index.size(); ++k) {
+      // A tap whose weights are all 0 is left out (but one stays, for an all-zero output).
+      bool used = k + 1 == a.index.size() && !y;
+      for (double w : a.weight[k]) used |= w != 0;
+      if (!used) continue;
+      const OperandId index = c.constant({DataType::kInt32, {out[axis]}},
+                                         bytes_of_int64s(DataType::kInt32, {a.index[k].begin(), a.index[k].end()}));
+      OperandId term = c.add(OpKind::kGather, {x, index}, GatherAttrs{uint32_t(axis)});
+      if (r.mode != "nearest")
+        term = c.add(OpKind::kMul, {term, c.constant({type, along}, bytes_of_doubles(type, a.weight[k]))});
+      y = y ? c.add(OpKind::kAdd, {*y, term}) : term;
+    }
+    if (!a.inside.empty()) {
+      const OperandId inside =
+          c.constant({DataType::kUint8, along}, bytes_of_int64s(DataType::kUint8, {a.inside.begin(), a.inside.end()}));
+      y = c.add(OpKind::kWhere, {inside, *y, c.scalar(type, r.extrapolation)});
+    }
+    x = *y;
+  }
+  c.set_out(0, x == c.operand(0) ? c.add(OpKind::kIdentity, {x}) : x);
+}
+
+// Resize/Upsample: WebNN's resample2d where it computes the same (two consecutive axes, whole
+// output sizes, nearest with half_pixel coordinates rounding halves down or asymmetric/floor for
+// whole upscales, linear with half_pixel), and separable passes with import-time taps otherwise
+// (resample_by_taps).
+void resample(const NodeCtx& c, const ResizeSpec& r, const std::vector<double>& scales, std::vector<int64_t> sizes) {
   const Shape& s = c.desc(0).shape;
-  size_t r = s.size();
+  size_t rank = s.size();
   std::vector<uint32_t> out(s.begin(), s.end());
   std::vector<uint32_t> axes;
-  std::vector<double> sc(r, 1.0);
-  for (size_t i = 0; i < r; ++i) {
+  std::vector<double> sc(rank, 1.0), length(s.begin(), s.end());
+  bool whole = true;
+  for (size_t i = 0; i < rank; ++i) {
     if (!sizes.empty()) {
       if (sizes[i] < 1 || sizes[i] > int64_t(UINT32_MAX)) c.invalid("a size out of range: " + std::to_string(sizes[i]));
       out[i] = uint32_t(sizes[i]);
       sc[i] = double(sizes[i]) / s[i];
+      length[i] = double(sizes[i]);
     } else {
       sc[i] = scales[i];
       const double size = std::floor(s[i] * scales[i]);
       if (!(size >= 1 && size <= double(UINT32_MAX))) c.invalid("a scale out of range: " + std::to_string(scales[i]));
       out[i] = uint32_t(size);
+      length[i] = s[i] * scales[i];
       // WebNN's coordinates use outputSize / inputSize; ONNX uses the scale: they agree when the
       // output size is exact.
-      if (double(out[i]) != s[i] * scales[i])
-        c.unsupported("a scale that does not give a whole output size (WebNN's coordinates use the size ratio)");
+      whole &= double(out[i]) == s[i] * scales[i];
     }
-    if (out[i] == 0) c.unsupported("an empty output");
     if (out[i] != s[i]) axes.push_back(uint32_t(i));
   }
-  if (axes.empty()) return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
-  if (axes.size() == 1)
-    axes = axes[0] + 1 < r ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
-  if (axes.size() != 2 || axes[1] != axes[0] + 1)
-    c.unsupported("resizing other than two consecutive axes (WebNN resample2d scales two axes)");
+  if (axes.empty() && r.coord != "tf_crop_and_resize") return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
+  if (axes.size() == 1 && rank >= 2)
+    axes =
+        axes[0] + 1 < rank ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
+  bool direct = whole && !r.exclude_outside && axes.size() == 2 && axes[1] == axes[0] + 1;
   Resample2dAttrs a;
-  a.axes = axes;
-  a.sizes = std::vector<uint32_t>{out[axes[0]], out[axes[1]]};
-  bool integral_up = true;
-  for (uint32_t ax : axes) integral_up &= out[ax] % s[ax] == 0;
-  if (mode == "nearest") {
-    a.mode = InterpolationMode::kNearestNeighbor;
-    bool half_pixel = (coord == "half_pixel" || coord == "pytorch_half_pixel") && nearest_mode == "round_prefer_floor";
-    bool asym_floor = coord == "asymmetric" && nearest_mode == "floor" && integral_up;
-    if (!half_pixel && !asym_floor)
-      c.unsupported("nearest resize with coordinate_transformation_mode \"" + coord + "\" and nearest_mode \"" +
-                    nearest_mode + "\" (WebNN rounds half_pixel coordinates down at halves)");
-  } else if (mode == "linear" || mode == "bilinear") {
-    a.mode = InterpolationMode::kLinear;
-    bool ok = coord == "half_pixel" || (coord == "pytorch_half_pixel" && out[axes[0]] > 1 && out[axes[1]] > 1);
-    bool identity_like = coord == "asymmetric" && false;
-    if (!ok && !identity_like)
-      c.unsupported("linear resize with coordinate_transformation_mode \"" + coord +
-                    "\" (WebNN's linear mode is half_pixel)");
-  } else {
-    c.unsupported("resize mode \"" + mode + "\" (WebNN has nearest-neighbor and linear)");
+  if (direct) {
+    a.axes = axes;
+    a.sizes = std::vector<uint32_t>{out[axes[0]], out[axes[1]]};
+    bool integral_up = true;
+    for (uint32_t ax : axes) integral_up &= out[ax] % s[ax] == 0;
+    if (r.mode == "nearest") {
+      a.mode = InterpolationMode::kNearestNeighbor;
+      const bool half_pixel =
+          (r.coord == "half_pixel" || r.coord == "pytorch_half_pixel") && r.nearest == "round_prefer_floor";
+      const bool asym_floor = r.coord == "asymmetric" && r.nearest == "floor" && integral_up;
+      direct = half_pixel || asym_floor;
+    } else if (r.mode == "linear") {
+      a.mode = InterpolationMode::kLinear;
+      direct = r.coord == "half_pixel" || (r.coord == "pytorch_half_pixel" && out[axes[0]] > 1 && out[axes[1]] > 1);
+    } else {
+      direct = false;
+    }
   }
+  if (!direct) return resample_by_taps(c, r, out, sc, length);
   c.set_out(0, c.add(OpKind::kResample2d, {c.operand(0)}, a));
 }
 
 void lower_resize(const NodeCtx& c) {
-  std::string mode = c.attr_s("mode", "nearest");
-  std::string coord = c.opset >= 11 ? c.attr_s("coordinate_transformation_mode", "half_pixel") : "asymmetric";
-  std::string nearest = c.opset >= 11 ? c.attr_s("nearest_mode", "round_prefer_floor") : "floor";
+  ResizeSpec r;
+  r.mode = c.attr_s("mode", "nearest");
+  if (r.mode != "nearest" && r.mode != "linear" && r.mode != "cubic") c.invalid("unknown mode \"" + r.mode + "\"");
+  r.coord = c.opset >= 11 ? c.attr_s("coordinate_transformation_mode", "half_pixel") : "asymmetric";
+  r.nearest = c.opset >= 11 ? c.attr_s("nearest_mode", "round_prefer_floor") : "floor";
+  r.cubic_a = c.attr_f("cubic_coeff_a", -0.75f);
+  r.exclude_outside = c.attr_i("exclude_outside", 0) != 0;
+  r.extrapolation = c.attr_f("extrapolation_value", 0.f);
   if (c.attr_i("antialias", 0) != 0) c.unsupported("antialias");
   if (c.has_attr("axes")) c.unsupported("the axes attribute (opset 18)");
   if (c.attr_s("keep_aspect_ratio_policy", "stretch") != "stretch") c.unsupported("keep_aspect_ratio_policy");
@@ -1723,8 +1875,11 @@ void lower_resize(const NodeCtx& c) {
   }
   if (!sizes.empty() ? sizes.size() != c.rank(0) : scales.size() != c.rank(0))
     c.invalid("scales or sizes must have one value per axis");
-  if (coord == "tf_crop_and_resize") c.unsupported("tf_crop_and_resize");
-  resample(c, mode, coord, nearest, scales, sizes);
+  if (r.coord == "tf_crop_and_resize") {
+    r.roi = c.const_doubles(1, "roi");
+    if (r.roi.size() != 2 * c.rank(0)) c.invalid("roi must have two values per axis");
+  }
+  resample(c, r, scales, sizes);
 }
 
 void lower_upsample(const NodeCtx& c) {
@@ -1736,11 +1891,12 @@ void lower_upsample(const NodeCtx& c) {
     scales = c.const_doubles(1, "scales");
   }
   if (scales.size() != c.rank(0)) c.invalid("scales must have one value per axis");
-  if (mode == "linear" || mode == "bilinear") {
-    for (double s : scales)
-      if (s != 1.0) c.unsupported("linear Upsample (asymmetric coordinates; WebNN's linear mode is half_pixel)");
-  }
-  resample(c, mode, "asymmetric", "floor", scales, {});
+  ResizeSpec r;
+  r.mode = mode == "bilinear" ? "linear" : mode;
+  if (r.mode != "nearest" && r.mode != "linear") c.invalid("unknown mode \"" + mode + "\"");
+  r.coord = "asymmetric";
+  r.nearest = "floor";
+  resample(c, r, scales, {});
 }
 
 // ---- GridSample ----
@@ -2377,9 +2533,11 @@ void lower_constant(const NodeCtx& c) {
     if (t.data_location() == onnx::TensorProto::EXTERNAL) c.unsupported("a Constant with external data");
     std::string bytes = t.SerializeAsString();
     (void)bytes;
+    // An empty constant (a dimension of 0) is a host value only, as an empty initializer: a
+    // Resize's empty roi or scales are read as such, and using one as an operand is refused.
     OperandDescriptor d{*type, {}};
     for (int64_t dim : t.dims()) {
-      if (dim <= 0) c.unsupported("an empty constant (WebNN has no empty tensors)");
+      if (dim < 0 || dim > int64_t(UINT32_MAX)) c.invalid("a dimension of " + std::to_string(dim));
       d.shape.push_back(uint32_t(dim));
     }
     std::vector<int64_t> ints;
@@ -2433,13 +2591,11 @@ void lower_constant(const NodeCtx& c) {
     return c.set_const_out(0, {DataType::kInt64, {}}, bytes_of_int64s(DataType::kInt64, {c.attr_i("value_int", 0)}));
   if (c.has_attr("value_floats")) {
     auto f = c.attr_floats("value_floats");
-    if (f.empty()) c.unsupported("an empty constant (WebNN has no empty tensors)");
     return c.set_const_out(0, {DataType::kFloat32, {uint32_t(f.size())}},
                            bytes_of_doubles(DataType::kFloat32, {f.begin(), f.end()}));
   }
   if (c.has_attr("value_ints")) {
     auto v = c.attr_ints("value_ints");
-    if (v.empty()) c.unsupported("an empty constant (WebNN has no empty tensors)");
     return c.set_const_out(0, {DataType::kInt64, {uint32_t(v.size())}}, bytes_of_int64s(DataType::kInt64, v));
   }
   c.invalid("a Constant without a value");
