@@ -17,6 +17,8 @@
   without align_corners, a batch of 2 and grid points well outside [-1, 1] (and points exactly at
   the halves nearest rounds to even), against a float64 per-point sampler written here from the
   ONNX operator's definition (same bound); a 3-D input is a NotSupportedError naming the rank.
+- ScatterElements and ScatterND with a reduction (add, mul, max, min; indices known at import,
+  several updates to one element, negative indices), against numpy's ufunc.at, same bound.
 - Resize beyond WebNN's resample2d (separable passes with import-time taps): cubic with its
   coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
   over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
@@ -448,6 +450,34 @@ def resize_case(rng, x_shape, mode, coord, sizes=None, scales=None, dtype=np.flo
     return model, {"X": x}, {"Y": want}
 
 
+def scatter_reduction_case(rng, op, reduction, data_shape, indices, updates_shape, axis=0):
+    data = rng.standard_normal(data_shape).astype(np.float32)
+    updates = (rng.standard_normal(updates_shape) + 1.5).astype(np.float32)
+    indices = np.array(indices, np.int64)
+    attrs = dict(reduction=reduction)
+    if op == "ScatterElements":
+        attrs["axis"] = axis
+    node = helper.make_node(op, ["X", "I", "U"], ["Y"], **attrs)
+    graph = helper.make_graph([node], "scatter", [helper.make_tensor_value_info("X", TensorProto.FLOAT, data_shape),
+                                                  helper.make_tensor_value_info("U", TensorProto.FLOAT, updates_shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)],
+                              [numpy_helper.from_array(indices, "I")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    ufunc = {"add": np.add, "mul": np.multiply, "max": np.maximum, "min": np.minimum}[reduction]
+    want = data.astype(np.float64)
+    if op == "ScatterElements":
+        idx = [np.indices(indices.shape)[a] for a in range(indices.ndim)]
+        idx[axis] = np.where(indices < 0, indices + data_shape[axis], indices)
+        ufunc.at(want, tuple(idx), updates.astype(np.float64))
+    else:
+        k = indices.shape[-1]
+        for t, tup in enumerate(indices.reshape(-1, k)):
+            tup = tuple(int(v) + (data_shape[j] if v < 0 else 0) for j, v in enumerate(tup))
+            want[tup] = ufunc(want[tup], updates.reshape((-1,) + tuple(data_shape[k:]))[t].astype(np.float64))
+    return model, {"X": data, "U": updates}, {"Y": want}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -504,6 +534,21 @@ def main():
     cases.append(("GridSample bilinear 1x1 input", grid_sample_case(rng, "bilinear", "border", False, (1, 2, 1, 1)),
                   False))
     cases += [
+        ("ScatterElements add, axis 1, an element hit three times, negative indices", scatter_reduction_case(
+            rng, "ScatterElements", "add", (3, 5), [[1, -4, 1, 1], [0, 4, -1, 2], [3, 3, 3, 0]], (3, 4), axis=1),
+         False),
+        ("ScatterElements mul, axis 0", scatter_reduction_case(
+            rng, "ScatterElements", "mul", (4, 3), [[0, 1, 0], [0, 1, 3]], (2, 3)), False),
+        ("ScatterElements max", scatter_reduction_case(
+            rng, "ScatterElements", "max", (6,), [5, 0, 5, 5, 2], (5,)), False),
+        ("ScatterElements min", scatter_reduction_case(
+            rng, "ScatterElements", "min", (6,), [5, 0, 5, -1, 2], (5,)), False),
+        ("ScatterND add of slices, a slice hit twice", scatter_reduction_case(
+            rng, "ScatterND", "add", (4, 3, 2), [[1], [3], [1]], (3, 3, 2)), False),
+        ("ScatterND mul of elements, negative indices", scatter_reduction_case(
+            rng, "ScatterND", "mul", (3, 4), [[0, 1], [-1, -1], [0, 1]], (3,)), False),
+        ("ScatterND max", scatter_reduction_case(
+            rng, "ScatterND", "max", (2, 3, 2), [[1, 2], [1, 2], [0, 0]], (3, 2)), False),
         ("Resize cubic A=-0.5 exclude_outside, half_pixel up", resize_case(
             rng, (1, 2, 4, 5), "cubic", "half_pixel", sizes=[1, 2, 7, 9], cubic_coeff_a=-0.5, exclude_outside=1), False),
         ("Resize cubic align_corners, scales 0.6 (no whole size)", resize_case(

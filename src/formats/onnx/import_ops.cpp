@@ -1587,17 +1587,111 @@ void lower_gather_elements(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kGatherElements, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), c.in(0).is_bool);
 }
 
+// Scatter with a reduction (add, mul, max, min), which WebNN's scatters lack (they replace), for
+// indices known at import: every update element's flat target in data is computed on the host,
+// and the updates are applied in rounds whose targets are distinct (an element that several
+// updates hit is reduced once per round, in the updates' order): per round, gather the current
+// values at its targets, combine them with its updates, and scatterElements them back into the
+// flattened data. Cost: as many rounds as the most-hit element has updates, each two gathers, the
+// reduction and one scatterElements of that round's size.
+void scatter_reduced(const NodeCtx& c, const std::string& reduction, const std::vector<int64_t>& targets) {
+  static const std::map<std::string, OpKind> kinds = {
+      {"add", OpKind::kAdd}, {"mul", OpKind::kMul}, {"max", OpKind::kMax}, {"min", OpKind::kMin}};
+  auto kind = kinds.find(reduction);
+  if (kind == kinds.end()) c.invalid("unknown reduction \"" + reduction + "\"");
+  const Shape data_shape = c.desc(0).shape;
+  const uint64_t n = count_of(data_shape);
+  OperandId data = c.reshape(c.operand(0), {uint32_t(n)});
+  const OperandId updates = c.reshape(c.operand(2), {uint32_t(targets.size())});
+  // Round r takes, for each target, its r-th update.
+  std::map<int64_t, uint32_t> hits;
+  std::vector<std::vector<int64_t>> round_targets, round_updates;
+  for (size_t u = 0; u < targets.size(); ++u) {
+    const uint32_t r = hits[targets[u]]++;
+    if (r == round_targets.size()) {
+      round_targets.emplace_back();
+      round_updates.emplace_back();
+    }
+    round_targets[r].push_back(targets[u]);
+    round_updates[r].push_back(int64_t(u));
+  }
+  for (size_t r = 0; r < round_targets.size(); ++r) {
+    const uint32_t m = uint32_t(round_targets[r].size());
+    const OperandId at = c.constant({DataType::kInt32, {m}}, bytes_of_int64s(DataType::kInt32, round_targets[r]));
+    const OperandId from = c.constant({DataType::kInt32, {m}}, bytes_of_int64s(DataType::kInt32, round_updates[r]));
+    const OperandId combined = c.add(kind->second, {c.add(OpKind::kGather, {data, at}, GatherAttrs{0}),
+                                                    c.add(OpKind::kGather, {updates, from}, GatherAttrs{0})});
+    data = c.add(OpKind::kScatterElements, {data, at, combined}, ScatterAttrs{0});
+  }
+  c.set_out(0, c.reshape(data, data_shape));
+}
+
+// A row-major index's position in `shape`.
+std::vector<uint64_t> unravel(uint64_t flat, const Shape& shape) {
+  std::vector<uint64_t> pos(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    pos[i] = flat % shape[i];
+    flat /= shape[i];
+  }
+  return pos;
+}
+uint64_t ravel(const std::vector<uint64_t>& pos, const Shape& shape) {
+  uint64_t flat = 0;
+  for (size_t i = 0; i < shape.size(); ++i) flat = flat * shape[i] + pos[i];
+  return flat;
+}
+// An ONNX index (negative counts from the end) checked against a dimension of `size`.
+uint64_t checked_index(const NodeCtx& c, int64_t i, uint32_t size) {
+  if (i < -int64_t(size) || i >= int64_t(size))
+    c.invalid("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(size));
+  return uint64_t(i < 0 ? i + size : i);
+}
+
 void lower_scatter_elements(const NodeCtx& c) {
   std::string red = c.attr_s("reduction", "none");
-  if (red != "none") c.unsupported("reduction \"" + red + "\": WebNN scatterElements only replaces");
   uint32_t axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  if (red != "none") {
+    if (c.rank(1) != c.rank(0) || c.desc(1).shape != c.desc(2).shape)
+      c.invalid("indices and updates must have data's rank and one shape");
+    const std::vector<int64_t> indices = c.const_ints(1, "indices (of a scatter with a reduction)");
+    const Shape& is = c.desc(1).shape;
+    const Shape& ds = c.desc(0).shape;
+    for (size_t a = 0; a < is.size(); ++a)
+      if (a != axis && is[a] > ds[a]) c.invalid("indices are larger than data outside the axis");
+    std::vector<int64_t> targets(indices.size());
+    for (uint64_t u = 0; u < indices.size(); ++u) {
+      std::vector<uint64_t> pos = unravel(u, is);
+      pos[axis] = checked_index(c, indices[u], ds[axis]);
+      targets[u] = int64_t(ravel(pos, ds));
+    }
+    return scatter_reduced(c, red, targets);
+  }
   c.set_out(0, c.add(OpKind::kScatterElements, {c.operand(0), c.operand(1), c.operand(2)}, ScatterAttrs{axis}),
             c.in(0).is_bool);
 }
 
 void lower_scatter_nd(const NodeCtx& c) {
   std::string red = c.attr_s("reduction", "none");
-  if (red != "none") c.unsupported("reduction \"" + red + "\": WebNN scatterND only replaces");
+  if (red != "none") {
+    const Shape& ds = c.desc(0).shape;
+    const Shape& is = c.desc(1).shape;
+    if (is.empty() || is.back() == 0 || is.back() > ds.size()) c.invalid("indices' last dimension is out of range");
+    const size_t k = is.back();
+    const Shape lead(ds.begin(), ds.begin() + long(k));
+    const uint64_t slice = count_of(Shape(ds.begin() + long(k), ds.end()));
+    const std::vector<int64_t> indices = c.const_ints(1, "indices (of a scatter with a reduction)");
+    const uint64_t tuples = indices.size() / k;
+    if (count_of(c.desc(2).shape) != tuples * slice) c.invalid("updates do not match indices and data");
+    std::vector<int64_t> targets;
+    targets.reserve(tuples * slice);
+    for (uint64_t t = 0; t < tuples; ++t) {
+      std::vector<uint64_t> pos(k);
+      for (size_t j = 0; j < k; ++j) pos[j] = checked_index(c, indices[t * k + j], ds[j]);
+      const uint64_t base = ravel(pos, lead) * slice;
+      for (uint64_t q = 0; q < slice; ++q) targets.push_back(int64_t(base + q));
+    }
+    return scatter_reduced(c, red, targets);
+  }
   c.set_out(0, c.add(OpKind::kScatterNd, {c.operand(0), c.operand(1), c.operand(2)}), c.in(0).is_bool);
 }
 
