@@ -19,6 +19,9 @@
   ONNX operator's definition (same bound); a 3-D input is a NotSupportedError naming the rank.
 - ScatterElements and ScatterND with a reduction (add, mul, max, min; indices known at import,
   several updates to one element, negative indices), against numpy's ufunc.at, same bound.
+- BitShift of uint8, uint32 and uint64, both directions: shifts of 0, of the width − 1, of the
+  width and beyond (0), bits shifted out at the top, a broadcast shift; exactly, against Python's
+  integers.
 - Resize beyond WebNN's resample2d (separable passes with import-time taps): cubic with its
   coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
   over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
@@ -478,6 +481,24 @@ def scatter_reduction_case(rng, op, reduction, data_shape, indices, updates_shap
     return model, {"X": data, "U": updates}, {"Y": want}
 
 
+def bit_shift_case(dtype, direction):
+    bits = np.iinfo(dtype).bits
+    top = int(np.iinfo(dtype).max)
+    x = np.array([[1, 3, top, top, 0x5A, 1, 7, 2], [top, 0x81, 1, 2, 3, 4, 5, 6]], dtype)
+    s = np.array([0, 1, bits - 1, bits, bits + 3, 2, 3, bits - 2], dtype)  # broadcast over the rows
+    mask = (1 << bits) - 1
+    want = [[((int(v) << int(k)) & mask if direction == "LEFT" else int(v) >> int(k)) if k < bits else 0
+             for v, k in zip(row, s)] for row in x]
+    elem = {np.uint8: TensorProto.UINT8, np.uint32: TensorProto.UINT32, np.uint64: TensorProto.UINT64}[dtype]
+    node = helper.make_node("BitShift", ["A", "B"], ["Y"], direction=direction)
+    graph = helper.make_graph([node], "bitshift", [helper.make_tensor_value_info("A", elem, x.shape),
+                                                   helper.make_tensor_value_info("B", elem, s.shape)],
+                              [helper.make_tensor_value_info("Y", elem, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model, {"A": x, "B": s}, {"Y": np.array(want, dtype)}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -533,6 +554,9 @@ def main():
                               False))
     cases.append(("GridSample bilinear 1x1 input", grid_sample_case(rng, "bilinear", "border", False, (1, 2, 1, 1)),
                   False))
+    for dtype in (np.uint8, np.uint32, np.uint64):
+        for direction in ("LEFT", "RIGHT"):
+            cases.append((f"BitShift {np.dtype(dtype).name} {direction}", bit_shift_case(dtype, direction), True))
     cases += [
         ("ScatterElements add, axis 1, an element hit three times, negative indices", scatter_reduction_case(
             rng, "ScatterElements", "add", (3, 5), [[1, -4, 1, 1], [0, 4, -1, 2], [3, 3, 3, 0]], (3, 4), axis=1),

@@ -1695,6 +1695,32 @@ void lower_scatter_nd(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kScatterNd, {c.operand(0), c.operand(1), c.operand(2)}), c.in(0).is_bool);
 }
 
+// BitShift of unsigned integers (WebNN has no bit operations) as arithmetic: x · 2^s (LEFT; the
+// multiplication wraps, which drops the bits shifted out) or x / 2^s (RIGHT; unsigned division
+// truncates), 2^s gathered from a constant table of the type's powers by the shift clamped to the
+// type's width; a shift by the width or more gives 0.
+void lower_bit_shift(const NodeCtx& c) {
+  const DataType t = c.type(0);
+  if (c.type(1) != t) c.invalid("X and Y must have one type");
+  uint32_t bits = 0;
+  if (t == DataType::kUint8) bits = 8;
+  if (t == DataType::kUint32) bits = 32;
+  if (t == DataType::kUint64) bits = 64;
+  if (bits == 0) c.unsupported("BitShift of " + std::string(onnx_type_name(onnx_type(t))) + " (unsigned types only)");
+  const std::string direction = c.attr_s("direction", "");
+  if (direction != "LEFT" && direction != "RIGHT") c.invalid("direction must be LEFT or RIGHT");
+  std::vector<int64_t> powers(bits + 1, 0);  // 2^k, and 0 at the width
+  for (uint32_t k = 0; k < bits; ++k) powers[k] = int64_t(uint64_t{1} << k);
+  const OperandId table = c.constant({t, {bits + 1}}, bytes_of_int64s(t, powers));
+  const OperandId shift = c.add(OpKind::kMin, {c.operand(1), c.scalar(t, bits)});
+  const OperandId power = c.add(OpKind::kGather, {table, c.cast(shift, DataType::kInt32)}, GatherAttrs{0});
+  if (direction == "LEFT") return c.set_out(0, c.add(OpKind::kMul, {c.operand(0), power}));
+  // RIGHT: x / 2^s below the width (a divisor of 1 there keeps the division defined), 0 from it.
+  const OperandId wide = c.add(OpKind::kEqual, {power, c.scalar(t, 0)});
+  const OperandId divisor = c.add(OpKind::kWhere, {wide, c.scalar(t, 1), power});
+  c.set_out(0, c.add(OpKind::kWhere, {wide, c.scalar(t, 0), c.add(OpKind::kDiv, {c.operand(0), divisor})}));
+}
+
 void lower_depth_to_space(const NodeCtx& c) {
   if (c.rank(0) != 4) c.invalid("input must be 4-D");
   Shape s = c.desc(0).shape;
@@ -2927,6 +2953,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Sum", lower_sum},
       {"Mean", lower_mean},
       {"Mod", lower_mod},
+      {"BitShift", lower_bit_shift},
       {"Equal", compare<OpKind::kEqual>},
       {"Greater", compare<OpKind::kGreater>},
       {"GreaterOrEqual", compare<OpKind::kGreaterOrEqual>},
@@ -3072,7 +3099,6 @@ std::string unsupported_reason(std::string_view op) {
       {"Optional", "optionals are outside the WebNN specification"},
       {"OptionalHasElement", "optionals are outside the WebNN specification"},
       {"OptionalGetElement", "optionals are outside the WebNN specification"},
-      {"BitShift", "WebNN has no bit operations"},
       {"BitwiseAnd", "WebNN has no bit operations"},
       {"BitwiseOr", "WebNN has no bit operations"},
       {"BitwiseXor", "WebNN has no bit operations"},
