@@ -511,6 +511,58 @@ void lower_atanh(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kMul, {c.add(OpKind::kLog, {c.add(OpKind::kDiv, {num, den})}), c.scalar(t, 0.5)}));
 }
 
+// Atan, Asin and Acos (WebNN has no inverse trigonometric functions), in float32 (float16 inputs
+// are widened and the result narrowed). atan reduces |x| to [0, 1] (atan(x) = π/2 − atan(1/x)
+// above 1; 1/∞ = 0) and then to |w| ≤ tan(π/8) (atan(z) = π/4 + atan((z − 1)/(z + 1)) above
+// tan(π/8)), where ten terms of its Taylor series, w − w³/3 + … − w¹⁹/19, leave a truncation error
+// below 0.1716¹⁰/21 ≈ 1.1e-9 of |w|: float32 rounding decides the result. asin(x) =
+// atan(x / sqrt((1 − x)(1 + x))) (±1 gives ±∞, then ±π/2), acos(x) = 2 atan(sqrt((1 − x)/(1 + x)))
+// (accurate near 1, where π/2 − asin(x) would cancel). NaN propagates, and |x| > 1 gives NaN
+// for asin and acos through the square root.
+OperandId atan_f32(const NodeCtx& c, OperandId x) {
+  const DataType f = DataType::kFloat32;
+  const double pi = 3.14159265358979323846;
+  const OperandId a = c.add(OpKind::kAbs, {x});
+  const OperandId inverted = c.add(OpKind::kGreater, {a, c.scalar(f, 1)});
+  const OperandId z = c.add(OpKind::kWhere, {inverted, c.add(OpKind::kDiv, {c.scalar(f, 1), a}), a});
+  const OperandId shifted = c.add(OpKind::kGreater, {z, c.scalar(f, 0.41421356237309503)});  // tan(π/8)
+  const OperandId w = c.add(
+      OpKind::kWhere,
+      {shifted,
+       c.add(OpKind::kDiv, {c.add(OpKind::kSub, {z, c.scalar(f, 1)}), c.add(OpKind::kAdd, {z, c.scalar(f, 1)})}), z});
+  const OperandId u = c.add(OpKind::kMul, {w, w});
+  // Horner from the highest term: Σ (−1)^k u^k / (2k + 1), k = 0 … 9.
+  OperandId series = c.scalar(f, -1.0 / 19);
+  for (int k = 8; k >= 0; --k)
+    series = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {series, u}), c.scalar(f, (k % 2 ? -1.0 : 1.0) / (2 * k + 1))});
+  OperandId r = c.add(OpKind::kMul, {w, series});
+  r = c.add(OpKind::kAdd, {r, c.add(OpKind::kWhere, {shifted, c.scalar(f, pi / 4), c.scalar(f, 0)})});
+  r = c.add(OpKind::kWhere, {inverted, c.add(OpKind::kSub, {c.scalar(f, pi / 2), r}), r});
+  return c.add(OpKind::kMul, {c.add(OpKind::kSign, {x}), r});
+}
+
+template <int kFunction>  // 0: atan, 1: asin, 2: acos
+void lower_inverse_trig(const NodeCtx& c) {
+  const DataType t = c.type(0), f = DataType::kFloat32;
+  if (t != DataType::kFloat32 && t != DataType::kFloat16) c.invalid("the input must be a float tensor");
+  const OperandId x = c.cast(c.operand(0), f);
+  OperandId y = 0;
+  if (kFunction == 0) {
+    y = atan_f32(c, x);
+  } else {
+    const OperandId one_minus = c.add(OpKind::kSub, {c.scalar(f, 1), x});
+    const OperandId one_plus = c.add(OpKind::kAdd, {c.scalar(f, 1), x});
+    if (kFunction == 1) {
+      const OperandId root = c.add(OpKind::kSqrt, {c.add(OpKind::kMul, {one_minus, one_plus})});
+      y = atan_f32(c, c.add(OpKind::kDiv, {x, root}));
+    } else {
+      const OperandId root = c.add(OpKind::kSqrt, {c.add(OpKind::kDiv, {one_minus, one_plus})});
+      y = c.add(OpKind::kMul, {c.scalar(f, 2), atan_f32(c, root)});
+    }
+  }
+  c.set_out(0, c.cast(y, t));
+}
+
 void lower_mod(const NodeCtx& c) {
   OperandId a = c.operand(0), b = c.operand(1);
   DataType t = c.desc_of(a).data_type;
@@ -2934,6 +2986,9 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Asinh", lower_asinh},
       {"Acosh", lower_acosh},
       {"Atanh", lower_atanh},
+      {"Atan", lower_inverse_trig<0>},
+      {"Asin", lower_inverse_trig<1>},
+      {"Acos", lower_inverse_trig<2>},
       {"Elu", lower_elu},
       {"LeakyRelu", lower_leaky_relu},
       {"HardSigmoid", lower_hard_sigmoid},
@@ -3103,9 +3158,6 @@ std::string unsupported_reason(std::string_view op) {
       {"BitwiseOr", "WebNN has no bit operations"},
       {"BitwiseXor", "WebNN has no bit operations"},
       {"BitwiseNot", "WebNN has no bit operations"},
-      {"Acos", "WebNN has no inverse trigonometric functions"},
-      {"Asin", "WebNN has no inverse trigonometric functions"},
-      {"Atan", "WebNN has no inverse trigonometric functions"},
   };
   auto it = reasons.find(op);
   if (it != reasons.end()) return it->second;
