@@ -25,6 +25,9 @@
 - Atan, Asin and Acos (range reduction and a Taylor series): 60,000 inputs each over the
   domain, ±0, ±1, ±∞, NaN and values outside [−1, 1]; at most 4 ULP from numpy's float64
   functions (3.4 measured) and NaN exactly where numpy has it.
+- MaxPool's Indices output (2-D): pads, strides, dilations, ceil_mode, storage_order 0 and 1, a
+  batch of 2 with 3 channels, ties (small integers; the first in the window's scan order wins)
+  and a NaN (its index); exactly, against loops over the windows.
 - Resize beyond WebNN's resample2d (separable passes with import-time taps): cubic with its
   coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
   over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
@@ -529,6 +532,51 @@ def ulp_errors(got, want):
     return f"{ulp.max():.2f} ULP" if ulp.max() > 4 else ""
 
 
+def max_pool_indices_case(rng, x_shape, kernel, strides, pads, dilations=(1, 1), ceil_mode=0, storage_order=0,
+                          nan=False):
+    x = rng.integers(-4, 5, x_shape).astype(np.float32)  # small integers: windows with ties
+    if nan:
+        x[1, 2, 1, 1] = np.nan
+    n, ch, h, w = x_shape
+    out = []
+    for i in range(2):
+        size = (h, w)[i] + pads[i] + pads[i + 2] - ((kernel[i] - 1) * dilations[i] + 1)
+        o = (-(-size // strides[i]) if ceil_mode else size // strides[i]) + 1
+        if ceil_mode and (o - 1) * strides[i] >= (h, w)[i] + pads[i]:
+            o -= 1
+        out.append(o)
+    want_y = np.full((n, ch, out[0], out[1]), -np.inf)
+    want_i = np.zeros((n, ch, out[0], out[1]), np.int64)
+    for b in range(n):
+        for c in range(ch):
+            for oy in range(out[0]):
+                for ox in range(out[1]):
+                    best, where_ = -np.inf, -1
+                    for ky in range(kernel[0]):
+                        for kx in range(kernel[1]):
+                            iy = oy * strides[0] - pads[0] + ky * dilations[0]
+                            ix = ox * strides[1] - pads[1] + kx * dilations[1]
+                            if not (0 <= iy < h and 0 <= ix < w):
+                                continue
+                            v = x[b, c, iy, ix]
+                            if np.isnan(best):
+                                continue
+                            if np.isnan(v) or v > best or where_ < 0:
+                                best = v
+                                where_ = (ix * h + iy) if storage_order else (iy * w + ix)
+                    want_y[b, c, oy, ox] = best
+                    want_i[b, c, oy, ox] = (b * ch + c) * h * w + where_
+    node = helper.make_node("MaxPool", ["X"], ["Y", "I"], kernel_shape=list(kernel), strides=list(strides),
+                            pads=list(pads), dilations=list(dilations), ceil_mode=ceil_mode,
+                            storage_order=storage_order)
+    graph = helper.make_graph([node], "maxpool", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x_shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None),
+                               helper.make_tensor_value_info("I", TensorProto.INT64, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 12)])
+    model.ir_version = 8
+    return model, {"X": x}, {"Y": want_y, "I": want_i}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -587,6 +635,12 @@ def main():
     for dtype in (np.uint8, np.uint32, np.uint64):
         for direction in ("LEFT", "RIGHT"):
             cases.append((f"BitShift {np.dtype(dtype).name} {direction}", bit_shift_case(dtype, direction), True))
+    cases += [
+        ("MaxPool Indices: pads, strides, ties, NaN", max_pool_indices_case(
+            rng, (2, 3, 6, 7), (3, 3), (2, 2), (1, 1, 1, 0), nan=True), True),
+        ("MaxPool Indices: dilations, ceil_mode, storage_order 1", max_pool_indices_case(
+            rng, (2, 3, 7, 6), (2, 3), (2, 1), (0, 1, 1, 1), dilations=(2, 1), ceil_mode=1, storage_order=1), True),
+    ]
     cases += [
         ("ScatterElements add, axis 1, an element hit three times, negative indices", scatter_reduction_case(
             rng, "ScatterElements", "add", (3, 5), [[1, -4, 1, 1], [0, 4, -1, 2], [3, 3, 3, 0]], (3, 4), axis=1),
@@ -658,11 +712,16 @@ def main():
                 print(f"FAIL {name}: {key} has shape {have.shape}, expected {want.shape}")
                 ok = False
             elif exact:
-                bad = np.nonzero(have != want)[0]
+                same = have == want
+                if np.issubdtype(have.dtype, np.floating):
+                    same |= np.isnan(have) & np.isnan(np.asarray(want, np.float64))
+                bad = np.argwhere(~same)
                 if len(bad):
-                    i = bad[0]
-                    print(f"FAIL {name}: {len(bad)} wrong, e.g. {feeds['A'][i]} mod {feeds['B'][i]} = {have[i]}, "
-                          f"expected {want[i]}")
+                    i = tuple(bad[0])
+                    inputs = ", ".join(f"{k}{list(i) if v.shape == have.shape else ''} = "
+                                       f"{v[i] if v.shape == have.shape else '...'}" for k, v in feeds.items())
+                    print(f"FAIL {name}: {key}: {len(bad)} wrong, e.g. at {list(i)}: {have[i]}, expected {want[i]} "
+                          f"({inputs})")
                     ok = False
             else:
                 scale = float(np.abs(want).max())

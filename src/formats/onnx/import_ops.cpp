@@ -906,6 +906,60 @@ OperandId pool2d(const NodeCtx& c, OpKind kind, OperandId x, const std::vector<u
   return c.add(kind, {x}, a);
 }
 
+// MaxPool's Indices output of a 2-D pool (WebNN's maxPool2d has none): the flat index in the input
+// of each window's maximum, the first in the window's scan order (rows, then columns) when several
+// are equal, as ONNX Runtime takes it, or the first NaN (whose window's maximum is NaN);
+// `storage_order` 1 numbers the spatial positions column by column. The window offsets are visited last to first: each
+// strided `slice` of the input padded with −∞ is compared with the pooled output y, and `where` keeps the offset's
+// index (a strided slice of a constant index image, −1 in the padding) where they are equal, so the first offset that
+// holds the maximum wins. The batch and channel offsets of the flat index are added last. Cost: per window offset two
+// strided slices, `equal`, `isNaN`, `logicalOr` and `where` of the output's size.
+OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std::vector<int64_t>& kernel,
+                           const Window& w, const std::vector<int64_t>& out_sizes, bool column_major) {
+  const Shape xs = c.desc_of(x).shape;
+  const uint32_t n = xs[0], ch = xs[1], h = xs[2], wd = xs[3];
+  const uint32_t oh = uint32_t(out_sizes[0]), ow = uint32_t(out_sizes[1]);
+  // Padding that covers every window, ceil_mode's last ones included.
+  std::vector<uint32_t> end(2);
+  const uint32_t in[2] = {h, wd};
+  for (size_t i = 0; i < 2; ++i) {
+    const int64_t covered = (out_sizes[i] - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
+    end[i] = uint32_t(std::max<int64_t>(w.end[i], covered - in[i] - w.begin[i]));
+  }
+  const uint32_t ph = h + uint32_t(w.begin[0]) + end[0], pw = wd + uint32_t(w.begin[1]) + end[1];
+  PadAttrs p;
+  p.beginning_padding = {0, 0, uint32_t(w.begin[0]), uint32_t(w.begin[1])};
+  p.ending_padding = {0, 0, end[0], end[1]};
+  p.value = -std::numeric_limits<double>::infinity();
+  const OperandId padded = c.add(OpKind::kPad, {x}, p);
+  std::vector<int64_t> image(uint64_t(ph) * pw, -1);
+  for (uint32_t i = 0; i < h; ++i)
+    for (uint32_t j = 0; j < wd; ++j)
+      image[(i + w.begin[0]) * pw + j + w.begin[1]] = column_major ? int64_t(j) * h + i : int64_t(i) * wd + j;
+  const OperandId index_image =
+      c.constant({DataType::kInt64, {1, 1, ph, pw}}, bytes_of_int64s(DataType::kInt64, image));
+  std::optional<OperandId> result;
+  const std::vector<uint32_t> strides{1, 1, uint32_t(w.strides[0]), uint32_t(w.strides[1])};
+  for (int64_t kh = kernel[0] - 1; kh >= 0; --kh) {
+    for (int64_t kw = kernel[1] - 1; kw >= 0; --kw) {
+      const uint32_t top = uint32_t(kh * w.dilations[0]), left = uint32_t(kw * w.dilations[1]);
+      const uint32_t rows = (oh - 1) * uint32_t(w.strides[0]) + 1, cols = (ow - 1) * uint32_t(w.strides[1]) + 1;
+      const OperandId value =
+          c.add(OpKind::kSlice, {padded}, SliceAttrs{{0, 0, top, left}, {n, ch, rows, cols}, strides});
+      const OperandId index =
+          c.add(OpKind::kSlice, {index_image}, SliceAttrs{{0, 0, top, left}, {1, 1, rows, cols}, strides});
+      // A NaN in the window makes the maximum NaN (the pools propagate it): its index is the NaN's.
+      const OperandId equal =
+          c.add(OpKind::kLogicalOr, {c.add(OpKind::kEqual, {value, y}), c.add(OpKind::kIsNaN, {value})});
+      result = c.add(OpKind::kWhere, {equal, index, result ? *result : c.scalar(DataType::kInt64, -1, 4)});
+    }
+  }
+  std::vector<int64_t> base(uint64_t(n) * ch);
+  for (uint64_t k = 0; k < base.size(); ++k) base[k] = int64_t(k) * h * wd;
+  return c.add(OpKind::kAdd,
+               {*result, c.constant({DataType::kInt64, {n, ch, 1, 1}}, bytes_of_int64s(DataType::kInt64, base))});
+}
+
 // ONNX's 1-D, 2-D and 3-D MaxPool, AveragePool and LpPool (p = 2). A 3-D window is a box, so
 // the pool separates: a 2-D pool over (H, W) of the (N, C·D, H, W) view, then a 2-D pool of
 // window (KD, 1) over the depth of the (N, C, D, OH·OW) view, with the depth's paddings, stride,
@@ -917,7 +971,9 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
   size_t r = c.rank(0);
   if (r < 3 || r > 5)
     c.unsupported("WebNN has 2-D pooling, from which 1-D and 3-D pools are built; input rank " + std::to_string(r));
-  if (c.wants_output(1)) c.unsupported("WebNN maxPool2d has no Indices output");
+  if (c.wants_output(1) && (kind != OpKind::kMaxPool2d || r != 4))
+    c.unsupported("MaxPool's Indices output of a rank-" + std::to_string(r) +
+                  " input (the importer computes it in 2-D)");
   if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2)
     c.unsupported("WebNN has only the p = 2 Lp pool (l2Pool2d), p = " + std::to_string(c.attr_i("p", 2)));
   OperandId x = c.operand(0);
@@ -964,8 +1020,13 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
     return c.set_out(0, c.reshape(y, {xs[0], xs[1], uint32_t(out_sizes[0])}));
   }
   const std::vector<uint32_t> window_hw = last_2d(kernel), padding_hw = padding_2d(w.begin, w.end);
-  if (n == 2)
-    return c.set_out(0, pool2d(c, kind, x, window_hw, padding_hw, u32s(w.strides), u32s(w.dilations), u32s(out_sizes)));
+  if (n == 2) {
+    const OperandId y = pool2d(c, kind, x, window_hw, padding_hw, u32s(w.strides), u32s(w.dilations), u32s(out_sizes));
+    c.set_out(0, y);
+    if (c.wants_output(1))
+      c.set_out(1, max_pool_indices(c, x, y, kernel, w, out_sizes, c.attr_i("storage_order", 0) != 0));
+    return;
+  }
   const uint32_t out_d = uint32_t(out_sizes[0]), out_h = uint32_t(out_sizes[1]), out_w = uint32_t(out_sizes[2]);
   OperandId y = c.reshape(x, {xs[0], uint32_t(xs[1] * in[0]), uint32_t(in[1]), uint32_t(in[2])});
   y = pool2d(c, kind, y, window_hw, padding_hw, last_2d(w.strides), last_2d(w.dilations), {out_h, out_w});
@@ -975,10 +1036,7 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
   c.set_out(0, c.reshape(y, {xs[0], xs[1], out_d, out_h, out_w}));
 }
 
-void lower_max_pool(const NodeCtx& c) {
-  if (c.attr_i("storage_order", 0) != 0 && c.wants_output(1)) c.unsupported("storage_order");
-  lower_pool(c, OpKind::kMaxPool2d);
-}
+void lower_max_pool(const NodeCtx& c) { lower_pool(c, OpKind::kMaxPool2d); }
 void lower_average_pool(const NodeCtx& c) { lower_pool(c, OpKind::kAveragePool2d); }
 void lower_lp_pool(const NodeCtx& c) { lower_pool(c, OpKind::kL2Pool2d); }
 
