@@ -28,6 +28,9 @@
 - MaxPool's Indices output (2-D): pads, strides, dilations, ceil_mode, storage_order 0 and 1, a
   batch of 2 with 3 channels, ties (small integers; the first in the window's scan order wins)
   and a NaN (its index); exactly, against loops over the windows.
+- TfIdfVectorizer: TF, IDF and TFIDF with weights, gram lengths 1 to 3, skips up to 2, a
+  minimum length above 1 with unigrams in the pool, 1-D and 2-D, int32 and int64 tokens;
+  exactly, against counting written here from the operator's definition.
 - Resize beyond WebNN's resample2d (separable passes with import-time taps): cubic with its
   coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
   over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
@@ -577,6 +580,42 @@ def max_pool_indices_case(rng, x_shape, kernel, strides, pads, dilations=(1, 1),
     return model, {"X": x}, {"Y": want_y, "I": want_i}
 
 
+def tfidf_case(rng, x_shape, dtype, mode, min_n, max_n, max_skip, grams_by_n, weights=None):
+    x = rng.integers(0, 4, x_shape).astype(dtype)  # 4 distinct tokens: many repeated grams
+    pool, starts, grams = [], [], []
+    for n, gs in enumerate(grams_by_n):
+        starts.append(len(pool))
+        for g in gs:
+            assert len(g) == n + 1
+            pool += g
+            grams.append(tuple(g))
+    outputs = list(rng.permutation(len(grams) + 2)[:len(grams)])  # some output columns stay 0
+    rows = x.reshape(-1, x_shape[-1])
+    want = np.zeros((rows.shape[0], max(outputs) + 1))
+    for r, row in enumerate(rows):
+        count = {}
+        for n in range(min_n, max_n + 1):
+            for skip in range(0, 1 if n == 1 else max_skip + 1):
+                for i in range(len(row) - (n - 1) * (skip + 1)):
+                    g = tuple(int(row[i + j * (skip + 1)]) for j in range(n))
+                    count[g] = count.get(g, 0) + 1
+        for k, g in enumerate(grams):
+            tf = count.get(g, 0)
+            w = 1.0 if weights is None else weights[k]
+            want[r, outputs[k]] = tf if mode == "TF" else (w if tf > 0 else 0) if mode == "IDF" else tf * w
+    attrs = dict(mode=mode, min_gram_length=min_n, max_gram_length=max_n, max_skip_count=max_skip,
+                 ngram_counts=starts, ngram_indexes=[int(o) for o in outputs], pool_int64s=pool)
+    if weights is not None:
+        attrs["weights"] = weights
+    node = helper.make_node("TfIdfVectorizer", ["X"], ["Y"], **attrs)
+    elem = TensorProto.INT32 if dtype == np.int32 else TensorProto.INT64
+    graph = helper.make_graph([node], "tfidf", [helper.make_tensor_value_info("X", elem, x_shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    return model, {"X": x}, {"Y": (want if len(x_shape) == 2 else want[0]).astype(np.float32)}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -635,6 +674,16 @@ def main():
     for dtype in (np.uint8, np.uint32, np.uint64):
         for direction in ("LEFT", "RIGHT"):
             cases.append((f"BitShift {np.dtype(dtype).name} {direction}", bit_shift_case(dtype, direction), True))
+    grams = [[[0], [2], [3]], [[0, 1], [1, 1], [3, 2], [2, 2]], [[0, 1, 2], [1, 1, 1]]]
+    cases += [
+        ("TfIdfVectorizer TF, lengths 1-3, skips up to 2, 2-D int64", tfidf_case(
+            rng, (3, 17), np.int64, "TF", 1, 3, 2, grams), True),
+        ("TfIdfVectorizer IDF with weights, 1-D int32", tfidf_case(
+            rng, (23,), np.int32, "IDF", 1, 2, 1, grams[:2], weights=[0.5, 1.5, 2, 3, 0.25, 4, 1]), True),
+        ("TfIdfVectorizer TFIDF, minimum length 2 (unigrams in the pool count 0)", tfidf_case(
+            rng, (2, 12), np.int32, "TFIDF", 2, 3, 1, grams,
+            weights=[1, 2, 3, 0.5, 0.25, 2, 4, 1.5, 3]), True),
+    ]
     cases += [
         ("MaxPool Indices: pads, strides, ties, NaN", max_pool_indices_case(
             rng, (2, 3, 6, 7), (3, 3), (2, 2), (1, 1, 1, 0), nan=True), True),
