@@ -217,14 +217,7 @@ TEST(IpcHostile, IdsNeverCreatedDestroyedOrAnotherClients) {
   }
   {
     RawClient raw(service.path);
-    raw.step([](wire::Step::Builder s) {
-         auto create = s.initCreateTensor();
-         create.setTensor(1);
-         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
-         create.getDescriptor().initShape(1).set(0, 4);
-       })
-        .send()
-        .wait(raw.io.waitScope);
+    raw.create_tensor(1, 4, false, false);
     raw.step([](wire::Step::Builder s) { s.setDestroyTensor(1); }).send().wait(raw.io.waitScope);
     auto read = raw.step([](wire::Step::Builder s) { s.initReadTensor().setTensor(1); });
     EXPECT_THROW(read.send().wait(raw.io.waitScope), kj::Exception);
@@ -315,15 +308,7 @@ TEST(IpcHostile, SharedMemorySmallerThanDeclaredUnsealedOrSealedDifferently) {
       {1 << 20, F_SEAL_SHRINK | F_SEAL_WRITE | F_SEAL_SEAL, "the region is not sealed against growing"}};
   for (const Case& c : cases) {
     RawClient raw(service.path);
-    raw.step([](wire::Step::Builder s) {
-         auto create = s.initCreateTensor();
-         create.setTensor(1);
-         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
-         create.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB
-         create.setWritable(true);
-       })
-        .send()
-        .wait(raw.io.waitScope);
+    raw.create_tensor(1, 1 << 18, false, true);  // 1 MiB
     auto write = raw.context.writeTensorRequest();
     write.setTensor(1);
     write.initBytes().initShared().setOffset(0);
@@ -377,18 +362,7 @@ TEST(IpcHostile, AttachedRegionsOfTheWrongSizeUnsealedTwiceOrMisused) {
   ServeProcess service;
   const unsigned writable = F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL;
   const size_t n = 1 << 20;
-  auto create = [&](RawClient& raw) {
-    raw.step([](wire::Step::Builder s) {
-         auto c = s.initCreateTensor();
-         c.setTensor(1);
-         c.initDescriptor().setDataType(wire::DataType::FLOAT32);
-         c.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB
-         c.setReadable(true);
-         c.setWritable(true);
-       })
-        .send()
-        .wait(raw.io.waitScope);
-  };
+  auto create = [&](RawClient& raw) { raw.create_tensor(1, 1 << 18, true, true); };  // 1 MiB
   auto attach = [&](RawClient& raw, size_t size, unsigned seals) {
     auto request = raw.context.attachRegionRequest();
     request.setTensor(1);
@@ -549,15 +523,7 @@ TEST(IpcHostile, AClientThatNeverReadsItsReplies) {
     RawClient raw(relay.client_fd());
     auto& io = raw.io;
     auto& context = raw.context;
-    raw.step([](wire::Step::Builder s) {
-         auto t = s.initCreateTensor();
-         t.setTensor(1);
-         t.initDescriptor().setDataType(wire::DataType::FLOAT32);
-         t.getDescriptor().initShape(1).set(0, 1 << 18);  // 1 MiB, read back inline each time
-         t.setReadable(true);
-       })
-        .send()
-        .wait(io.waitScope);
+    raw.create_tensor(1, 1 << 18, true, false);  // 1 MiB, read back inline each time
     relay.deaf = true;
     kj::Vector<kj::Promise<void>> pending;
     for (int i = 0; i < 2000; ++i) {

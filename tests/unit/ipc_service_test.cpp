@@ -304,15 +304,7 @@ TEST(IpcService, AMalformedMessageEndsThatConnectionNotTheService) {
     // Bytes in a `steps` call travel inline or in the tensor's attached region: a write from a
     // region that was never attached is a broken protocol.
     RawClient bad(served.path);
-    bad.step([](wire::Step::Builder s) {
-         auto create = s.initCreateTensor();
-         create.setTensor(1);
-         create.initDescriptor().setDataType(wire::DataType::FLOAT32);
-         create.getDescriptor().initShape(1).set(0, 4);
-         create.setWritable(true);
-       })
-        .send()
-        .wait(bad.io.waitScope);
+    bad.create_tensor(1, 4, false, true);
     auto write = bad.step([](wire::Step::Builder s) {
       auto w = s.initWriteTensor();
       w.setTensor(1);

@@ -65,6 +65,19 @@ struct RawClient {
     fill(request.initSteps(1)[0]);
     return request;
   }
+  // Creates float32 tensor `id` of `elements` elements, and waits for the reply.
+  void create_tensor(uint32_t id, uint32_t elements, bool readable, bool writable) {
+    step([&](wire::Step::Builder s) {
+      auto create = s.initCreateTensor();
+      create.setTensor(id);
+      create.initDescriptor().setDataType(wire::DataType::FLOAT32);
+      create.getDescriptor().initShape(1).set(0, elements);
+      create.setReadable(readable);
+      create.setWritable(writable);
+    })
+        .send()
+        .wait(io.waitScope);
+  }
   static int connected_to(const std::string& path) {
     const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     const sockaddr_un addr = unix_address(path, "test");

@@ -36,6 +36,7 @@ using onnx_types::onnx_type_name;
 using onnx_types::webnn_type;
 
 // ---- Host tensors (folding) ----
+uint64_t count_of(const Shape& s);  // the element count of a shape
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);
 std::vector<double> host_doubles(const OperandDescriptor& desc, const BufferRef& data);
 // Bytes of `type` holding `values`, converted as a cast would (integers wrap, floats round).

@@ -14,16 +14,16 @@
 
 namespace webnn::formats::onnx_import {
 
-namespace {
-
-// Folding bound: host-side folding is for shape-sized values, not for tensors of activations.
-constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
-
 uint64_t count_of(const Shape& s) {
   uint64_t n = 1;
   for (uint32_t d : s) n *= d;
   return n;
 }
+
+namespace {
+
+// Folding bound: host-side folding is for shape-sized values, not for tensors of activations.
+constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
 
 std::vector<size_t> strides_of(const Shape& s) {
   std::vector<size_t> st(s.size(), 1);

@@ -15,10 +15,6 @@ namespace webnn::formats::onnx_import {
 
 namespace {
 
-uint64_t element_count(const Shape& s) {
-  return std::accumulate(s.begin(), s.end(), uint64_t{1}, [](uint64_t a, uint32_t d) { return a * d; });
-}
-
 // The saturation range of an 8-bit quantized type.
 std::pair<double, double> range_of(const NodeCtx& c, DataType t) {
   if (t == DataType::kUint8) return {0, 255};
@@ -33,7 +29,7 @@ std::pair<double, double> range_of(const NodeCtx& c, DataType t) {
 OperandId quant_param_for(const NodeCtx& c, OperandId p, const Shape& xs, std::optional<size_t> axis,
                           const std::string& what) {
   const Shape ps = c.desc_of(p).shape;
-  if (element_count(ps) == 1) return c.reshape(p, {});
+  if (count_of(ps) == 1) return c.reshape(p, {});
   if (ps.size() == 1) {
     if (!axis || *axis >= xs.size() || ps[0] != xs[*axis])
       c.invalid(what + " has " + std::to_string(ps[0]) + " values, which match no axis it may apply to");
@@ -75,7 +71,7 @@ void requantize(const NodeCtx& c, OperandId acc, OperandId multiplier, size_t y_
   auto [lo, hi] = range_of(c, yt);
   OperandId y = c.add(OpKind::kRoundEven, {c.add(OpKind::kMul, {acc, multiplier})});
   if (c.has_input(y_zp_input)) {
-    if (element_count(c.desc(y_zp_input).shape) != 1) c.unsupported("a per-axis output zero point");
+    if (count_of(c.desc(y_zp_input).shape) != 1) c.unsupported("a per-axis output zero point");
     y = c.add(OpKind::kAdd, {y, c.cast(c.reshape(c.operand(y_zp_input), {}), DataType::kFloat32)});
   }
   y = c.add(OpKind::kClamp, {y}, ClampAttrs{lo, hi});
@@ -83,7 +79,7 @@ void requantize(const NodeCtx& c, OperandId acc, OperandId multiplier, size_t y_
 }
 
 OperandId scalar_param(const NodeCtx& c, size_t i, const std::string& what) {
-  if (element_count(c.desc(i).shape) != 1) c.unsupported(what + " with more than one value");
+  if (count_of(c.desc(i).shape) != 1) c.unsupported(what + " with more than one value");
   if (c.type(i) != DataType::kFloat32) c.invalid(what + " must be float32");
   return c.reshape(c.operand(i), {});
 }
@@ -155,7 +151,7 @@ void lower_qlinear_matmul(const NodeCtx& c) {
 
 // Inputs: x, w, x_zero_point, w_zero_point. Conv's attributes, as Conv.
 void lower_conv_integer(const NodeCtx& c) {
-  if (c.has_input(2) && element_count(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
+  if (c.has_input(2) && count_of(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
   OperandId x = dequantized(c, 0, 2, std::nullopt, "x");
   OperandId w = dequantized(c, 1, 3, size_t{0}, "w");
   c.set_out(0, c.cast(conv_of(c, x, w, std::nullopt), DataType::kInt32));
@@ -164,7 +160,7 @@ void lower_conv_integer(const NodeCtx& c) {
 // Inputs: x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, B (int32,
 // quantized with scale x_scale · w_scale and zero point 0).
 void lower_qlinear_conv(const NodeCtx& c) {
-  if (c.has_input(2) && element_count(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
+  if (c.has_input(2) && count_of(c.desc(2).shape) != 1) c.invalid("x_zero_point must be a single value");
   OperandId x = dequantized(c, 0, 2, std::nullopt, "x");
   OperandId w = dequantized(c, 3, 5, size_t{0}, "w");
   std::optional<OperandId> bias;
@@ -209,11 +205,11 @@ void lower_max_unpool(const NodeCtx& c) {
     if (d < 1 || d > int64_t(kMaxDimension)) c.invalid("the output size " + std::to_string(d) + " is out of range");
     inferred.push_back(uint32_t(d));
   }
-  const uint64_t total = element_count(inferred);
+  const uint64_t total = count_of(inferred);
   if (total > kMaxDimension) c.unsupported("an output of more than 2^31 - 1 elements (scattered as one axis)");
   const DataType t = c.type(0);
   OperandId zeros = c.add(OpKind::kExpand, {c.scalar(t, 0, 1)}, ExpandAttrs{{uint32_t(total)}});
-  const uint32_t count = uint32_t(element_count(xs));
+  const uint32_t count = uint32_t(count_of(xs));
   OperandId values = c.reshape(c.operand(0), {count}), indices = c.reshape(c.operand(1), {count});
   OperandId y = c.reshape(c.add(OpKind::kScatterElements, {zeros, indices, values}, ScatterAttrs{0}), inferred);
   if (c.has_input(2)) {
@@ -281,7 +277,7 @@ void lower_gather_nd(const NodeCtx& c) {
     if (ds[i] != is[i]) c.invalid("data and indices differ in a batch dimension");
   const uint32_t k = is.back();
   if (b + k > ds.size()) c.invalid("index tuples are longer than data's non-batch rank");
-  const uint64_t batch = element_count(Shape(ds.begin(), ds.begin() + bd));
+  const uint64_t batch = count_of(Shape(ds.begin(), ds.begin() + bd));
   if (batch > kMaxDimension) c.unsupported("more than 2^31 - 1 batch entries");
   Shape data_shape{uint32_t(batch)};
   data_shape.insert(data_shape.end(), ds.begin() + bd, ds.end());
