@@ -173,7 +173,7 @@ void lower_mel_weight_matrix(const NodeCtx& c) {
   if (bands < 1 || n < 1 || rate < 1)
     c.invalid("num_mel_bins, dft_length and sample_rate must be at least 1 (WebNN has no empty tensors)");
   const int64_t spectrum_bins = n / 2 + 1;
-  if (uint64_t(spectrum_bins) * uint64_t(bands) > kMaxMelElements)
+  if (uint64_t(bands) > kMaxMelElements || uint64_t(spectrum_bins) * uint64_t(bands) > kMaxMelElements)
     c.unsupported("a MelWeightMatrix of more than 2^24 values");
   bool is_bool = false;
   std::string name;
@@ -217,6 +217,7 @@ void lower_top_k(const NodeCtx& c) {
   const Shape s = c.desc(0).shape;
   const DataType t = c.type(0);
   const uint32_t axis = c.axis(c.attr_i("axis", -1), s.size());
+  if (c.opset < 10 && !c.has_attr("k")) c.invalid("the attribute k is missing");
   const int64_t k = c.opset >= 10 ? const_scalar(c, 1, "k") : c.attr_i("k", -1);
   if (k < 0 || k > int64_t(s[axis]))
     c.invalid("k = " + std::to_string(k) + " outside [0, " + std::to_string(s[axis]) + "] (the axis' size)");
@@ -314,7 +315,8 @@ void lower_top_k(const NodeCtx& c) {
 // tensors; the four taps' indices b·H·W + y·W + x pick rows of the [N·H·W, C] view of the input
 // (one gather per tap, so RoIs of any batch item share it), weighted by the products of the axes'
 // weights. avg adds the taps and averages the bin's points; max takes the largest weighted tap and
-// the largest over the bin's points (ONNX Runtime's rule).
+// the largest over the bin's points (ONNX Runtime's rule). A batch index outside [0, N) is not
+// checked at run time (ONNX Runtime fails): the gather clamps the combined index, never out of bounds.
 void lower_roi_align(const NodeCtx& c) {
   require_float(c, 0);
   const Shape xs = c.desc(0).shape, rs = c.desc(1).shape, bs = c.desc(2).shape;
