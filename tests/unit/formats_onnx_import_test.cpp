@@ -185,11 +185,11 @@ TEST(OnnxImport, ConvSamePaddingBecomesExplicitPadding) {
 
 TEST(OnnxImport, UnsupportedOperatorNamesTheNodeTheOpAndTheReason) {
   Model m;
-  m.input("x", kF32, {4});
-  m.int64s("k", {2});
-  m.node("TopK", {"x", "k"}, {"v", "i"}, "my_topk");
-  m.output("v");
-  expect_error([&] { m.import(); }, {"my_topk", "TopK", "top-k"}, ErrorKind::kNotSupportedError);
+  m.input("x", onnx::TensorProto::UINT32, {4});
+  m.input("s", onnx::TensorProto::UINT32, {4});
+  m.node("BitwiseAnd", {"x", "s"}, {"y"}, "my_and");
+  m.output("y");
+  expect_error([&] { m.import(); }, {"my_and", "BitwiseAnd", "bit operations"}, ErrorKind::kNotSupportedError);
 }
 
 TEST(OnnxImport, DataTypesWebnnLacksAreNotSupported) {

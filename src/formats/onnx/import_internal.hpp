@@ -119,6 +119,19 @@ void lower_max_unpool(const NodeCtx& c);
 void lower_reverse_sequence(const NodeCtx& c);
 void lower_gather_nd(const NodeCtx& c);  // batch_dims too
 
+// ---- Building blocks shared by the lowering files ----
+// `count` elements of axis `axis` of x from `start`, every `stride`-th (x itself when that is all).
+OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride = 1);
+// Whether the float32 values v lie outside [lo, hi] (GridSample's and RoiAlign's sampling points).
+OperandId outside(const NodeCtx& c, OperandId v, double lo, double hi);
+
+// ---- Signal processing, TopK and RoiAlign (import_signal.cpp) ----
+void lower_dft(const NodeCtx& c);
+void lower_stft(const NodeCtx& c);
+void lower_mel_weight_matrix(const NodeCtx& c);
+void lower_top_k(const NodeCtx& c);
+void lower_roi_align(const NodeCtx& c);
+
 using Lowering = void (*)(const NodeCtx&);
 // The lowering of an ONNX (default domain) op type; nullptr when there is none.
 Lowering find_lowering(std::string_view op_type);

@@ -677,8 +677,9 @@ OperandId pad_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t begin, in
   return c.add(OpKind::kPad, {x}, p);
 }
 
-// `count` elements of axis `axis` of x from `start`, every `stride`-th.
-OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride = 1) {
+}  // namespace
+
+OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride) {
   const Shape& s = c.desc_of(x).shape;
   if (start == 0 && count == s[axis]) return x;
   SliceAttrs a;
@@ -692,6 +693,8 @@ OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, 
   }
   return c.add(OpKind::kSlice, {x}, a);
 }
+
+namespace {
 
 // The 2-D filter of a 5-D (O, I, KD, KH, KW) filter's depth tap t: (O, I, KH, KW).
 OperandId depth_tap(const NodeCtx& c, OperandId w, uint32_t t) {
@@ -2229,11 +2232,14 @@ OperandId reflect_into(const NodeCtx& c, OperandId v, double lo, double hi) {
   return c.add(OpKind::kAdd, {folded, f(lo)});
 }
 
-// Whether v lies outside [lo, hi].
+}  // namespace
+
 OperandId outside(const NodeCtx& c, OperandId v, double lo, double hi) {
   return c.add(OpKind::kLogicalOr, {c.add(OpKind::kLesser, {v, c.scalar(DataType::kFloat32, lo)}),
                                     c.add(OpKind::kGreater, {v, c.scalar(DataType::kFloat32, hi)})});
 }
+
+namespace {
 
 // GridSample (opset 16 and its 4-D form in later opsets) of x [N, C, H, W] at grid [N, Ho, Wo, 2]
 // as the ONNX reference computes it: coordinates unnormalized in float32 (rounded half to even for
@@ -3254,6 +3260,12 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
       {"Constant", lower_constant},
       {"ConstantOfShape", lower_constant_of_shape},
       {"Range", lower_range},
+      // Signal processing, TopK and RoiAlign (import_signal.cpp)
+      {"DFT", lower_dft},
+      {"STFT", lower_stft},
+      {"MelWeightMatrix", lower_mel_weight_matrix},
+      {"TopK", lower_top_k},
+      {"RoiAlign", lower_roi_align},
   };
   return table;
 }
@@ -3280,7 +3292,6 @@ std::string unsupported_reason(std::string_view op) {
       {"Unique", "its output shape depends on the input values (a shape only known at run time)"},
       {"Compress", "its output shape depends on the input values (a shape only known at run time)"},
       {"NonMaxSuppression", "its output shape depends on the input values (a shape only known at run time)"},
-      {"TopK", "WebNN has no top-k operation"},
       {"StringNormalizer", "WebNN has no string data type"},
       {"RegexFullMatch", "WebNN has no string data type"},
       {"Adagrad", "training operators are outside the WebNN specification"},
