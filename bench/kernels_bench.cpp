@@ -1,18 +1,23 @@
 // Google Benchmark of the hot kernels of the benchmark networks, each a one-operation graph run
 // on every backend built in through the same compile-once, run-many path the runtime uses:
 //   build/bench/webnn_kernels_bench [--benchmark_filter=conv3x3]
-// Names read <kernel>/<backend>; compare the backends of one kernel within a run.
+// Names read <kernel>/<backend>; compare the backends of one kernel within a run. With onednn,
+// also the NaN scan and oneDNN's 1x1 convolution against its matmul of the same product.
 #include <benchmark/benchmark.h>
 
+#include <array>
 #include <cstring>
 #include <functional>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "backends/backend.hpp"
 #include "graph/graph_builder.hpp"
 #ifdef WEBNN_HAVE_ONEDNN
+#include <oneapi/dnnl/dnnl.hpp>
+
 #include "backends/onednn/eltwise.hpp"
 #endif
 
@@ -124,6 +129,63 @@ BENCHMARK(nan_scan)
     ->Arg(2206818)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
+
+// oneDNN's own 1x1 convolution (NHWC, weights in the layout it picks: brgconv_1x1, as the onednn
+// backend plans it) and its matmul of the same product ([H·W, Cin] × [Cin, Cout]: brgemm), on
+// MobileNetV2's 1x1 shapes, with the FLOP rate as a counter: how close oneDNN's kernel is to the
+// machine's peak, outside the network (docs/onednn.md, "Performance"). range: H, Cin, Cout.
+void onednn_1x1(benchmark::State& state, bool as_matmul) {
+  using tag = dnnl::memory::format_tag;
+  using dt = dnnl::memory::data_type;
+  const auto h = state.range(0), ci = state.range(1), co = state.range(2);
+  dnnl::engine engine(dnnl::engine::kind::cpu, 0);
+  dnnl::stream stream(engine);
+  std::vector<float> src(size_t(h * h * ci), 0.5f);
+  dnnl::primitive primitive;
+  std::unordered_map<int, dnnl::memory> args;
+  if (as_matmul) {
+    const dnnl::memory::desc a({h * h, ci}, dt::f32, tag::ab), b({ci, co}, dt::f32, tag::any),
+        c({h * h, co}, dt::f32, tag::ab);
+    const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(a, b, c), engine);
+    primitive = dnnl::matmul(pd);
+    args = {{DNNL_ARG_SRC, dnnl::memory(a, engine, src.data())},
+            {DNNL_ARG_WEIGHTS, dnnl::memory(pd.weights_desc(), engine)},
+            {DNNL_ARG_DST, dnnl::memory(c, engine)}};
+    state.SetLabel(pd.impl_info_str());
+  } else {
+    const dnnl::memory::desc x({1, ci, h, h}, dt::f32, tag::nhwc), w({co, ci, 1, 1}, dt::f32, tag::any),
+        y({1, co, h, h}, dt::f32, tag::nhwc);
+    const dnnl::convolution_forward::primitive_desc pd(
+        dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x, w,
+                                        y, {1, 1}, {0, 0}, {0, 0}),
+        engine);
+    primitive = dnnl::convolution_forward(pd);
+    args = {{DNNL_ARG_SRC, dnnl::memory(x, engine, src.data())},
+            {DNNL_ARG_WEIGHTS, dnnl::memory(pd.weights_desc(), engine)},
+            {DNNL_ARG_DST, dnnl::memory(y, engine)}};
+    state.SetLabel(pd.impl_info_str());
+  }
+  for (auto _ : state) {
+    primitive.execute(stream, args);
+    stream.wait();
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(double(2 * h * h * ci * co) * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+void mobilenet_1x1_shapes(benchmark::internal::Benchmark* b) {
+  for (const auto& [h, ci, co] : std::vector<std::array<int64_t, 3>>{{112, 16, 96},
+                                                                     {56, 144, 24},
+                                                                     {56, 24, 144},
+                                                                     {28, 32, 192},
+                                                                     {14, 384, 64},
+                                                                     {14, 96, 576},
+                                                                     {7, 960, 160},
+                                                                     {7, 320, 1280}})
+    b->Args({h, ci, co});
+  b->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+BENCHMARK_CAPTURE(onednn_1x1, conv, false)->Name("onednn_1x1/conv")->Apply(mobilenet_1x1_shapes);
+BENCHMARK_CAPTURE(onednn_1x1, matmul, true)->Name("onednn_1x1/matmul")->Apply(mobilenet_1x1_shapes);
 #endif
 
 const bool registered = [] {
