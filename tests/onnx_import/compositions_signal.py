@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     from onnx import TensorProto, helper, numpy_helper
-    from compositions import check_refused, run_model
+    from compositions import check_cases, check_refused, run_model
 except ImportError as e:  # pragma: no cover - the skip path
     print(f"skipped: {e}")
     sys.exit(77)
@@ -289,32 +289,7 @@ def main():
         ("MelWeightMatrix double", *mel_case(4, 16, 8000, 0.0, 4000.0, TensorProto.DOUBLE)[:2], "double"),
     ]
     failed = check_refused(cli, work, backend, refused)
-    for name, (model, feeds, expected), exact in cases:
-        got = run_model(cli, work, backend, model, feeds)
-        if isinstance(got, str):
-            print(f"FAIL {name}: {got}")
-            failed += 1
-            continue
-        ok, note = True, ""
-        for key, want in expected.items():
-            have = got[key]
-            if have.shape != want.shape:
-                print(f"FAIL {name}: {key} has shape {have.shape}, expected {want.shape}")
-                ok = False
-            elif exact is True:
-                if have.dtype != want.dtype or not np.array_equal(have, want, equal_nan=have.dtype.kind == "f"):
-                    print(f"FAIL {name}: {key} is {have.dtype} {have.tolist()}, expected {want.dtype} {want.tolist()}")
-                    ok = False
-            else:
-                scale = float(np.abs(want).max())
-                diff = float(np.abs(have.astype(np.float64) - want).max())
-                note = f" (max |diff| / max |value| = {diff / scale:.2g})"
-                bound = exact or 1e-5  # a case's own bound (float16 output), else 1e-5
-                if diff > bound * scale:
-                    print(f"FAIL {name}: {key} max |diff| {diff:.3g} > {bound:g} x {scale:.3g}")
-                    ok = False
-        print(f"{'PASS' if ok else 'FAIL'} {name}{note}")
-        failed += not ok
+    failed += check_cases(cli, work, backend, cases)
     print(f"{len(cases) + len(refused) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
