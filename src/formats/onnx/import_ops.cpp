@@ -929,7 +929,13 @@ OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std
     const int64_t covered = (out_sizes[i] - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
     end[i] = uint32_t(std::max<int64_t>(w.end[i], covered - in[i] - w.begin[i]));
   }
-  const uint32_t ph = h + uint32_t(w.begin[0]) + end[0], pw = wd + uint32_t(w.begin[1]) + end[1];
+  const uint64_t padded_h = uint64_t(h) + uint64_t(w.begin[0]) + end[0];
+  const uint64_t padded_w = uint64_t(wd) + uint64_t(w.begin[1]) + end[1];
+  if (padded_h * padded_w > kMaxFoldElements * 256)
+    c.unsupported("MaxPool's Indices of a padded image of " + std::to_string(padded_h * padded_w) +
+                  " positions (the importer builds its index image for up to " +
+                  std::to_string(kMaxFoldElements * 256) + ")");
+  const uint32_t ph = uint32_t(padded_h), pw = uint32_t(padded_w);
   PadAttrs p;
   p.beginning_padding = {0, 0, uint32_t(w.begin[0]), uint32_t(w.begin[1])};
   p.ending_padding = {0, 0, end[0], end[1]};
@@ -1879,6 +1885,11 @@ void lower_tfidf_vectorizer(const NodeCtx& c) {
   }
   const bool batched = c.rank(0) == 2;
   const uint32_t rows = batched ? c.desc(0).shape[0] : 1, length = c.desc(0).shape.back();
+  // The output and the [pool grams, outputs] constant, checked before either is made.
+  c.im.builder().check_descriptor({DataType::kFloat32, {rows, uint32_t(width)}}, c.where() + ": the output");
+  if (uint64_t(total) * uint64_t(width) > kMaxFoldElements * 256)
+    c.unsupported("a pool of " + std::to_string(total) + " grams into " + std::to_string(width) +
+                  " outputs (the importer maps up to " + std::to_string(kMaxFoldElements * 256) + " pairs)");
   const OperandId x = c.reshape(c.cast(c.operand(0), DataType::kInt64), {rows, length});
   const DataType f = DataType::kFloat32;
   std::vector<OperandId> counts;  // per gram length, [rows, grams of that length]
@@ -2072,6 +2083,10 @@ AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t ra
   return a;
 }
 
+// The longest axis Resize computes taps for at import (each tap is an index and a weight per
+// position, as host vectors and graph constants).
+constexpr uint32_t kMaxResizeTaps = uint32_t{1} << 22;
+
 // Resize as separable passes with taps computed at import (axis_taps): per resized axis, one
 // `gather` of the output positions' indices per tap, multiplied by the taps' weights and added.
 // Every mode, coordinate transformation, nearest_mode, exclude_outside and tf_crop_and_resize
@@ -2086,6 +2101,9 @@ void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<u
   const Shape in = c.desc(0).shape;
   const size_t rank = in.size();
   for (size_t axis = 0; axis < rank; ++axis) {
+    if (out[axis] > kMaxResizeTaps)
+      c.unsupported("a resized axis of " + std::to_string(out[axis]) +
+                    " positions (the importer computes taps for up to " + std::to_string(kMaxResizeTaps) + ")");
     const AxisTaps a = axis_taps(c, r, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
     if (a.identity) continue;
     Shape along(rank, 1);
@@ -2142,6 +2160,9 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const std::vector<double>& 
     }
     if (out[i] != s[i]) axes.push_back(uint32_t(i));
   }
+  // A valid output before anything is computed for it (the taps below are host vectors and
+  // constants of the output's lengths).
+  c.im.builder().check_descriptor({c.type(0), Shape(out.begin(), out.end())}, c.where() + ": the output");
   if (axes.empty() && r.coord != "tf_crop_and_resize") return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
   if (axes.size() == 1 && rank >= 2)
     axes =

@@ -21,6 +21,8 @@ constexpr uint64_t kMaxDftMatrixElements = uint64_t{1} << 26;
 constexpr uint64_t kMaxMelElements = uint64_t{1} << 24;
 // TopK's rounds each add about a dozen operations: a bound on the graph's size.
 constexpr int64_t kMaxTopK = 1024;
+// RoiAlign's largest output_height (or width) · sampling_ratio.
+constexpr int64_t kMaxRoiPoints = int64_t{1} << 16;
 
 void require_float(const NodeCtx& c, size_t i) {
   if (c.type(i) != DataType::kFloat32 && c.type(i) != DataType::kFloat16)
@@ -337,6 +339,14 @@ void lower_roi_align(const NodeCtx& c) {
   if (ratio == 0) c.unsupported("sampling_ratio = 0 (the number of sampling points would depend on each RoI's size)");
   const double scale = c.attr_f("spatial_scale", 1.0f);
   const uint32_t n = xs[0], channels = xs[1], h = xs[2], w = xs[3], rois = rs[0];
+  // The sampling points per axis are host vectors and constants; the gathered values are
+  // [R, points_h · points_w, C]: both checked before anything is made.
+  if (out_h > kMaxRoiPoints || out_w > kMaxRoiPoints || ratio > kMaxRoiPoints || out_h * ratio > kMaxRoiPoints ||
+      out_w * ratio > kMaxRoiPoints)
+    c.unsupported("more than " + std::to_string(kMaxRoiPoints) + " sampling points along an axis");
+  const uint64_t points = uint64_t(out_h * ratio) * uint64_t(out_w * ratio);
+  if (points > kMaxDimension) c.unsupported(std::to_string(points) + " sampling points per RoI");
+  c.im.builder().check_descriptor({c.type(0), {rois, uint32_t(points), channels}}, c.where() + ": the sampled values");
   if (uint64_t(n) * h * w >= (uint64_t(1) << 31)) c.unsupported("an input of 2^31 or more pixels per channel in all");
   const DataType ft = c.type(0);
   auto f = [&](double d) { return c.scalar(DataType::kFloat32, d); };
