@@ -909,6 +909,8 @@ OperandId pool2d(const NodeCtx& c, OpKind kind, OperandId x, const std::vector<u
   return c.add(kind, {x}, a);
 }
 
+constexpr uint64_t kMaxIndexWindow = uint64_t{1} << 12;
+
 // MaxPool's Indices output of a 2-D pool (WebNN's maxPool2d has none): the flat index in the input
 // of each window's maximum, the first in the window's scan order (rows, then columns) when several
 // are equal, as ONNX Runtime takes it, or the first NaN (whose window's maximum is NaN);
@@ -922,6 +924,9 @@ OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std
   const Shape xs = c.desc_of(x).shape;
   const uint32_t n = xs[0], ch = xs[1], h = xs[2], wd = xs[3];
   const uint32_t oh = uint32_t(out_sizes[0]), ow = uint32_t(out_sizes[1]);
+  // Five operations per window offset.
+  if (uint64_t(kernel[0]) * uint64_t(kernel[1]) > kMaxIndexWindow)
+    c.unsupported("MaxPool's Indices of a window of more than " + std::to_string(kMaxIndexWindow) + " elements");
   // Padding that covers every window, ceil_mode's last ones included.
   std::vector<uint32_t> end(2);
   const uint32_t in[2] = {h, wd};
@@ -1892,6 +1897,15 @@ void lower_tfidf_vectorizer(const NodeCtx& c) {
                   " outputs (the importer maps up to " + std::to_string(kMaxFoldElements * 256) + " pairs)");
   const OperandId x = c.reshape(c.cast(c.operand(0), DataType::kInt64), {rows, length});
   const DataType f = DataType::kFloat32;
+  // The windows compared: each gram length n and skip is n slices and comparisons, and skips stop
+  // where the window outgrows the row; bounded so that a long row cannot make a huge graph.
+  uint64_t slices = 0;
+  for (size_t n = 0; n < grams.size(); ++n)
+    if (!grams[n].empty() && int64_t(n + 1) >= min_n && int64_t(n + 1) <= max_n)
+      for (int64_t skip = 0; skip <= (n == 0 ? 0 : max_skip) && int64_t(n) * (skip + 1) < int64_t(length); ++skip)
+        if ((slices += n + 1) > kMaxFoldElements / 4)
+          c.unsupported("more than " + std::to_string(kMaxFoldElements / 4) +
+                        " window comparisons (gram lengths times skips)");
   std::vector<OperandId> counts;  // per gram length, [rows, grams of that length]
   for (size_t n = 0; n < grams.size(); ++n) {
     const uint32_t count = uint32_t(grams[n].size());
@@ -2533,6 +2547,8 @@ OperandId direction_row(const NodeCtx& c, OperandId v, uint32_t d) {
   return c.reshape(c.add(OpKind::kSlice, {v}, SliceAttrs{starts, sizes, std::nullopt}), s);
 }
 
+constexpr uint64_t kMaxUnrolledSteps = uint64_t{1} << 14;
+
 // What every unrolled recurrence shares: X as [steps, batch, input] (batch-first transposed),
 // direction by direction the input projection of every step as one gemm (X W_d^T + Wb_d + Rb_d,
 // [steps, batch, gates * hidden]), and the outputs assembled in ONNX's layout.
@@ -2552,6 +2568,10 @@ struct Unrolled {
     if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
     const Shape xs = c.desc_of(x).shape;
     steps = xs[0], batch = xs[1], input = xs[2];
+    // Each step is a dozen operations: a bound on the graph an input's declared length can make.
+    if (uint64_t(steps) * dirs > kMaxUnrolledSteps)
+      c.unsupported(std::to_string(steps) + " steps to unroll (the importer unrolls up to " +
+                    std::to_string(kMaxUnrolledSteps) + " steps times directions)");
     check_full_sequence_lens(c, steps);
     hidden = c.desc(2).shape[2];
     if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
