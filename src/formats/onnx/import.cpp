@@ -78,13 +78,6 @@ std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, u
   return out;
 }
 
-// A TensorProto's descriptor and bytes (little-endian, C order; bool as uint8 0/1).
-struct Decoded {
-  OperandDescriptor desc;
-  bool is_bool = false;
-  BufferRef data;
-};
-
 // A typed field's `count` values as T, little-endian. The value count is checked before anything
 // is allocated: a shape alone must not make the importer allocate gigabytes.
 template <class T, class Field>
@@ -96,6 +89,8 @@ std::vector<std::byte> typed_values(const Field& field, uint64_t count, const st
   for (uint64_t i = 0; i < count; ++i) put<T>(out, i, static_cast<T>(field.Get(int(i))));
   return out;
 }
+
+}  // namespace
 
 Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::string& what) {
   Decoded d;
@@ -162,8 +157,6 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
   d.data = BufferRef::adopt(std::move(out));
   return d;
 }
-
-}  // namespace
 
 // ---- Host tensors ----
 

@@ -35,6 +35,16 @@ using onnx_types::onnx_type;
 using onnx_types::onnx_type_name;
 using onnx_types::webnn_type;
 
+// A TensorProto's descriptor and bytes (little-endian, C order; bool as uint8 0/1), checked
+// against its shape; external data is read from `base_dir` (empty: refused). `what` names it in
+// errors.
+struct Decoded {
+  OperandDescriptor desc;
+  bool is_bool = false;
+  BufferRef data;
+};
+Decoded decode_tensor(const onnx::TensorProto& t, const std::string& base_dir, const std::string& what);
+
 // ---- Host tensors (folding) ----
 uint64_t count_of(const Shape& s);  // the element count of a shape
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);

@@ -2886,65 +2886,12 @@ void lower_constant(const NodeCtx& c) {
   if (c.has_attr("sparse_value")) c.unsupported("sparse constants");
   if (c.has_attr("value_string") || c.has_attr("value_strings")) c.unsupported("WebNN has no string data type");
   if (const auto* a = c.attr("value")) {
-    // Decoded by the model reader's own tensor decoder, through a one-tensor round trip.
-    onnx::TensorProto t = a->t();
-    bool is_bool = false;
-    std::string name;
-    auto type = webnn_type(t.data_type(), &is_bool, &name);
-    if (!type) c.unsupported("WebNN has no " + name + " data type");
-    if (t.data_location() == onnx::TensorProto::EXTERNAL) c.unsupported("a Constant with external data");
-    std::string bytes = t.SerializeAsString();
-    (void)bytes;
-    // An empty constant (a dimension of 0) is a host value only, as an empty initializer: a
-    // Resize's empty roi or scales are read as such, and using one as an operand is refused.
-    OperandDescriptor d{*type, {}};
-    for (int64_t dim : t.dims()) {
-      if (dim < 0 || dim > int64_t(UINT32_MAX)) c.invalid("a dimension of " + std::to_string(dim));
-      d.shape.push_back(uint32_t(dim));
-    }
-    std::vector<int64_t> ints;
-    std::vector<double> dbls;
-    uint64_t n = count_of(d.shape);
-    if (t.has_raw_data()) {
-      if (t.raw_data().size() != *d.byte_length()) c.invalid("raw_data of the wrong size");
-      std::vector<std::byte> raw(t.raw_data().size());
-      if (!raw.empty()) std::memcpy(raw.data(), t.raw_data().data(), raw.size());
-      if (is_bool)
-        for (auto& b : raw) b = b == std::byte{0} ? std::byte{0} : std::byte{1};
-      return c.set_const_out(0, d, BufferRef::adopt(std::move(raw)), is_bool);
-    }
-    switch (t.data_type()) {
-      case onnx::TensorProto::FLOAT:
-        dbls.assign(t.float_data().begin(), t.float_data().end());
-        break;
-      case onnx::TensorProto::INT64:
-        ints.assign(t.int64_data().begin(), t.int64_data().end());
-        break;
-      case onnx::TensorProto::UINT32:
-      case onnx::TensorProto::UINT64:
-        ints.assign(t.uint64_data().begin(), t.uint64_data().end());
-        break;
-      case onnx::TensorProto::FLOAT16: {
-        std::vector<std::byte> raw(n * 2);
-        if (uint64_t(t.int32_data_size()) != n) c.invalid("the value count does not match the shape");
-        for (uint64_t i = 0; i < n; ++i) {
-          uint16_t h = uint16_t(t.int32_data(int(i)));
-          std::memcpy(raw.data() + i * 2, &h, 2);
-        }
-        return c.set_const_out(0, d, BufferRef::adopt(std::move(raw)));
-      }
-      default:
-        ints.assign(t.int32_data().begin(), t.int32_data().end());
-        if (is_bool)
-          for (auto& v : ints) v = v != 0;
-        break;
-    }
-    if (!dbls.empty() || t.data_type() == onnx::TensorProto::FLOAT) {
-      if (dbls.size() != n) c.invalid("the value count does not match the shape");
-      return c.set_const_out(0, d, bytes_of_doubles(*type, dbls));
-    }
-    if (ints.size() != n) c.invalid("the value count does not match the shape");
-    return c.set_const_out(0, d, bytes_of_int64s(*type, ints), is_bool);
+    // Decoded as an initializer is (its type, shape and value count checked). An empty constant (a
+    // dimension of 0) is a host value only, as an empty initializer: a Resize's empty roi or
+    // scales are read as such, and using one as an operand is refused.
+    if (a->t().data_location() == onnx::TensorProto::EXTERNAL) c.unsupported("a Constant with external data");
+    Decoded d = decode_tensor(a->t(), "", c.where() + ": value");
+    return c.set_const_out(0, d.desc, std::move(d.data), d.is_bool);
   }
   if (c.has_attr("value_float"))
     return c.set_const_out(0, {DataType::kFloat32, {}},
