@@ -1674,6 +1674,13 @@ void lower_tile(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kTile, {c.operand(0)}, TileAttrs{reps}), c.in(0).is_bool);
 }
 
+// An ONNX index (negative counts from the end) checked against a dimension of `size`.
+uint64_t checked_index(const NodeCtx& c, int64_t i, uint32_t size) {
+  if (i < -int64_t(size) || i >= int64_t(size))
+    c.invalid("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(size));
+  return uint64_t(i < 0 ? i + size : i);
+}
+
 void lower_gather(const NodeCtx& c) {
   size_t r = c.rank(0);
   uint32_t axis = c.axis(c.attr_i("axis", 0), r);
@@ -1682,10 +1689,7 @@ void lower_gather(const NodeCtx& c) {
     auto idx = c.const_ints(1, "indices");
     const Shape& is = c.desc(1).shape;
     uint32_t dim = x.desc.shape[axis];
-    for (auto& i : idx) {
-      if (i < -int64_t(dim) || i >= int64_t(dim)) c.invalid("index " + std::to_string(i) + " is out of range");
-      if (i < 0) i += dim;
-    }
+    for (auto& i : idx) i = int64_t(checked_index(c, i, dim));
     Shape out(x.desc.shape.begin(), x.desc.shape.begin() + axis);
     out.insert(out.end(), is.begin(), is.end());
     out.insert(out.end(), x.desc.shape.begin() + axis + 1, x.desc.shape.end());
@@ -1763,12 +1767,6 @@ uint64_t ravel(const std::vector<uint64_t>& pos, const Shape& shape) {
   uint64_t flat = 0;
   for (size_t i = 0; i < shape.size(); ++i) flat = flat * shape[i] + pos[i];
   return flat;
-}
-// An ONNX index (negative counts from the end) checked against a dimension of `size`.
-uint64_t checked_index(const NodeCtx& c, int64_t i, uint32_t size) {
-  if (i < -int64_t(size) || i >= int64_t(size))
-    c.invalid("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(size));
-  return uint64_t(i < 0 ? i + size : i);
 }
 
 void lower_scatter_elements(const NodeCtx& c) {
@@ -1897,15 +1895,10 @@ void lower_tfidf_vectorizer(const NodeCtx& c) {
                   " outputs (the importer maps up to " + std::to_string(kMaxFoldElements * 256) + " pairs)");
   const OperandId x = c.reshape(c.cast(c.operand(0), DataType::kInt64), {rows, length});
   const DataType f = DataType::kFloat32;
-  // The windows compared: each gram length n and skip is n slices and comparisons, and skips stop
-  // where the window outgrows the row; bounded so that a long row cannot make a huge graph.
+  // The windows compared, counted as they are built: each gram length n and skip is n + 1 slices
+  // and comparisons, and skips stop where the window outgrows the row; bounded so that a long row
+  // cannot make a huge graph.
   uint64_t slices = 0;
-  for (size_t n = 0; n < grams.size(); ++n)
-    if (!grams[n].empty() && int64_t(n + 1) >= min_n && int64_t(n + 1) <= max_n)
-      for (int64_t skip = 0; skip <= (n == 0 ? 0 : max_skip) && int64_t(n) * (skip + 1) < int64_t(length); ++skip)
-        if ((slices += n + 1) > kMaxFoldElements / 4)
-          c.unsupported("more than " + std::to_string(kMaxFoldElements / 4) +
-                        " window comparisons (gram lengths times skips)");
   std::vector<OperandId> counts;  // per gram length, [rows, grams of that length]
   for (size_t n = 0; n < grams.size(); ++n) {
     const uint32_t count = uint32_t(grams[n].size());
@@ -1916,6 +1909,9 @@ void lower_tfidf_vectorizer(const NodeCtx& c) {
         const int64_t span = int64_t(n) * (skip + 1);
         if (span >= int64_t(length)) break;
         const uint32_t windows = uint32_t(int64_t(length) - span);
+        if ((slices += n + 1) > kMaxFoldElements / 4)
+          c.unsupported("more than " + std::to_string(kMaxFoldElements / 4) +
+                        " window comparisons (gram lengths times skips)");
         std::optional<OperandId> match;
         for (size_t j = 0; j <= n; ++j) {
           const uint32_t at = uint32_t(int64_t(j) * (skip + 1));
