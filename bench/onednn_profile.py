@@ -5,7 +5,9 @@ convolutions' FLOP rate (2 · output elements · input channels per group · ker
 verbose log's timing adds a little to each primitive; compare the sum with the p50 `webnn bench`
 prints. Steps of our own (the backend's element-wise kernels and scans) are not in oneDNN's log.
 
-    /usr/bin/python3 bench/onednn_profile.py [GRAPH] [--iterations 200] [--build build]
+    /usr/bin/python3 bench/onednn_profile.py [GRAPH] [--iterations 200] [--threads 0] [--build build]
+
+--threads is `webnn bench`'s (0: every core).
 
 GRAPH defaults to ../shared/models/mobilenetv2/mobilenetv2.json.
 """
@@ -25,11 +27,12 @@ def main():
     parser.add_argument("graph", nargs="?", default=os.path.join(root, "..", "shared", "models", "mobilenetv2",
                                                                  "mobilenetv2.json"))
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--threads", type=int, default=0)
     parser.add_argument("--build", default=os.path.join(root, "build"))
     args = parser.parse_args()
     env = dict(os.environ, ONEDNN_VERBOSE="1")
     run = subprocess.run([os.path.join(args.build, "webnn"), "bench", args.graph, "--backend", "onednn",
-                          "--iterations", str(args.iterations), "--warmup", "0"],
+                          "--iterations", str(args.iterations), "--warmup", "0", "--threads", str(args.threads)],
                          capture_output=True, text=True, env=env)
     if run.returncode != 0:
         sys.exit(f"webnn bench failed: {run.stderr.strip()}")
