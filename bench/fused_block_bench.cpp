@@ -4,12 +4,13 @@
 // The block: expand (1x1 convolution + bias, clamp 0..6), depthwise 3x3 (stride 1 or 2, padding 1, + bias,
 // clamp 0..6), project (1x1 convolution + bias, + the block's input when the shapes allow), NHWC float32,
 // batch 1. oneDNN runs it as three primitives, each writing its whole output (the expanded tensor is the
-// network's largest) before the next reads it. The fused kernel runs it row by row: each thread takes a
-// band of output rows, expands only the input rows that band needs into a ring of 4 rows (padded with a
-// zero pixel at each end, so the depthwise loop has no edge cases), computes one depthwise output row
-// from 3 ring rows, and projects it at once: the expanded and depthwise tensors never leave the core's
-// caches. Its GEMM is a register-blocked AVX-512 micro-kernel (MR rows x NV vectors of 16 columns, the
-// weights packed into panels of 64 or 32 columns at setup).
+// network's largest) before the next reads it. The fused kernel runs it chunk by chunk of output rows:
+// each thread takes a band of output rows; for each chunk of them it expands, in one GEMM, the input rows
+// the chunk needs and does not hold yet into a ring of rows (padded with a zero pixel at each end, so the
+// depthwise loop has no edge cases), computes the chunk's depthwise rows from the ring, and projects them
+// in one GEMM: the expanded and depthwise tensors never leave the core's caches. Its GEMM is a
+// register-blocked AVX-512 micro-kernel (MR rows x NV vectors of 16 columns, the weights packed into panels
+// of 64 or 32 columns at setup).
 //
 // The program times both on MobileNetV2's 17 blocks (alternating rounds, medians), checks that they agree,
 // and prints a Markdown table. It is a measurement, not part of the backend.
@@ -215,9 +216,15 @@ void fused_block(const Block& b, const float* x, float* y, int threads, int stag
     const size_t row_floats = static_cast<size_t>(b.w + 2) * b.c;
     static thread_local std::vector<float> ring, zero, d;
     static thread_local std::vector<float*> out_rows;
-    if (ring.size() != capacity * row_floats) ring.assign(capacity * row_floats, 0.f), zero.assign(row_floats, 0.f);
+    static thread_local std::vector<int> held;  // the input row each ring slot holds
+    static thread_local size_t ring_layout[2] = {0, 0};
+    // Zeroed whenever the row layout changes (not only the size: the padding pixels move with it).
+    if (ring_layout[0] != static_cast<size_t>(capacity) || ring_layout[1] != row_floats) {
+      ring.assign(capacity * row_floats, 0.f), zero.assign(row_floats, 0.f);
+      ring_layout[0] = capacity, ring_layout[1] = row_floats;
+    }
     d.resize(static_cast<size_t>(chunk) * b.wo * b.c);
-    std::vector<int> held(capacity, -1);
+    held.assign(capacity, -1);
     const auto slot = [&](int iy) { return ring.data() + (iy % capacity) * row_floats + b.c; };
     for (int cy = oy0; cy < oy1; cy += chunk) {
       const int count = std::min(chunk, oy1 - cy);
@@ -382,7 +389,7 @@ int main(int argc, char** argv) {
     Block b;
     b.h = s.h, b.w = s.w, b.cin = s.cin, b.c = s.c, b.n = s.n, b.stride = s.stride;
     b.ho = (s.h - 1) / s.stride + 1, b.wo = (s.w - 1) / s.stride + 1;
-    b.expand = s.cin != s.c || s.h != 112;  // the first block has no expansion
+    b.expand = s.cin != s.c;  // the first block, the only one with as many channels in as expanded, has none
     b.residual = s.stride == 1 && s.cin == s.n;
     const auto fill = [&](size_t count, float scale) {
       std::vector<float> v(count);
