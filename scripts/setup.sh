@@ -28,9 +28,10 @@ else
   echo "setup: all dependencies present"
 fi
 
-# The ONNX Runtime peer (tools/ort): Node.js (Debian's nodejs and npm when the machine has none)
-# and onnxruntime-node, pinned by tools/ort/package-lock.json. --ignore-scripts: the package ships
-# its prebuilt libonnxruntime, and its install script would only try to download a GPU build.
+# Node.js (Debian's nodejs and npm when the machine has none), for the JavaScript package and the
+# ONNX Runtime peer (tools/ort: onnxruntime-node, pinned by tools/ort/package-lock.json;
+# --ignore-scripts: the package ships its prebuilt libonnxruntime, and its install script would
+# only try to download a GPU build).
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
@@ -38,12 +39,33 @@ if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends nodejs npm
 fi
-ort_dir="$(cd "$(dirname "$0")/.." && pwd)/tools/ort"
-wanted=$(node -p "require('$ort_dir/package-lock.json').packages['node_modules/onnxruntime-node'].version")
-installed=$(node -p "try { require('$ort_dir/node_modules/onnxruntime-node/package.json').version } catch (e) { '' }")
-if [ "$installed" != "$wanted" ]; then
-  echo "setup: installing onnxruntime-node $wanted into tools/ort/node_modules"
-  (cd "$ort_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-else
-  echo "setup: onnxruntime-node $installed present"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+
+# The Node.js headers the JavaScript addon (js/) builds against: the machine's own Node.js ships
+# them in /usr/include/node; Debian's Node 18 has them in libnode-dev. Node-API is ABI-stable, so
+# an addon built against either loads in both.
+if [ ! -f /usr/include/node/node_api.h ] && [ ! -f /usr/local/include/node/node_api.h ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  echo "setup: installing libnode-dev (the Node.js headers)"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends libnode-dev
 fi
+
+# npm packages pinned by a package-lock.json: installed with `npm ci` when the one named is not
+# at the locked version.
+npm_ci() {
+  local dir=$1 package=$2 flags=${3:-}
+  local wanted installed
+  wanted=$(node -p "require('$dir/package-lock.json').packages['node_modules/$package'].version")
+  installed=$(node -p "try { require('$dir/node_modules/$package/package.json').version } catch (e) { '' }")
+  if [ "$installed" != "$wanted" ]; then
+    echo "setup: installing the npm packages of ${dir#$root/} ($package $wanted)"
+    (cd "$dir" && npm ci $flags --no-audit --no-fund --loglevel=error)
+  else
+    echo "setup: ${dir#$root/}'s npm packages present ($package $installed)"
+  fi
+}
+npm_ci "$root/tools/ort" onnxruntime-node --ignore-scripts
+# The JavaScript package's test tools: webidl2 (the IDL check) and typescript (index.d.ts).
+npm_ci "$root/js" webidl2

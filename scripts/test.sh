@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: builds with warnings as errors, runs every unit test (CTest), the Python
-# tests (pytest, on the build tree's module and on a pip-installed copy) and the WPT conformance
-# data of ../shared/wpt/conformance and conformance-extra on every backend.
+# tests (pytest, on the build tree's module and on a pip-installed copy), the JavaScript package's
+# tests (node --test) and the WPT conformance data of ../shared/wpt/conformance and
+# conformance-extra on every backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh -DWEBNN_WERROR=ON
@@ -14,6 +15,12 @@ echo "== python: pytest tests/python (build tree)"
 PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q -p no:cacheprovider tests/python
 echo "== python: pip install into a fresh virtual environment"
 tests/python/check_pip_install.sh . build/pip-install-check
+echo "== javascript: node --test js/test (the build tree's addon)"
+if [ ! -f build/js/webnn.node ]; then
+  echo "== javascript: build/js/webnn.node was not built (are the Node.js headers installed? scripts/setup.sh)"
+  exit 1
+fi
+(cd js && WEBNN_BUILD_DIR="$PWD/../build" node --test test/)
 shared=../shared
 for set in conformance conformance-extra; do
   if [ -d "$shared/wpt/$set" ]; then

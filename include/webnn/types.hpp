@@ -135,6 +135,8 @@ class Error : public std::runtime_error {
 // with control bytes, quotes and backslashes escaped (so a NUL cannot cut the message short) and,
 // past `max_bytes`, cut with the total length given: "abc..." (1048576 bytes).
 std::string quote(std::string_view text, size_t max_bytes = 96);
+// The same text escaped, without the quotes (bidirectional controls are escaped too, as \u202e).
+std::string escaped(std::string_view text, size_t max_bytes = 96);
 inline void type_error_if(bool condition, const std::string& message) {
   if (condition) throw_error(ErrorKind::kTypeError, message);
 }

@@ -199,20 +199,7 @@ MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
 
 // spec: #api-mlgraphbuilder-build
 MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
-  std::shared_ptr<const Graph> ir;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    check_can_build(*impl_, "build");
-    std::vector<NamedOperand> named;
-    for (const auto& [name, operand] : outputs)
-      named.push_back({name, operand_id(impl_, operand, "build", "output " + quote(name))});
-    // A destroyed constant tensor can no longer back a graph (its operands stay readable, but the
-    // spec rejects the build).
-    for (const auto& tensor : impl_->constant_tensors)
-      type_error_if(tensor->destroyed.load(), "build: a constant tensor used by this builder is destroyed");
-    ir = impl_->ir.build(named);
-  }
-  return detail::context_build_graph(impl_->context, std::move(ir));
+  return detail::context_build_graph(impl_->context, detail::freeze_for_build(impl_, outputs));
 }
 
 // ---- Element-wise binary ----
@@ -742,6 +729,27 @@ MLOperand MLGraphBuilder::dequantize_linear(const MLOperand& input, const MLOper
 // ---- The generic entry of bindings that add operations by kind (api/impl.hpp) ----
 
 namespace detail {
+
+void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method) {
+  std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
+  webnn::check_can_build(*impl, method.c_str());
+}
+
+// build()'s steps before its "in parallel" part: the outputs validated, the builder marked built
+// and its graph frozen.
+std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl,
+                                              const MLNamedOperands& outputs) {
+  std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
+  webnn::check_can_build(*impl, "build");
+  std::vector<NamedOperand> named;
+  for (const auto& [name, operand] : outputs)
+    named.push_back({name, operand_id(impl, operand, "build", "output " + quote(name))});
+  // A destroyed constant tensor can no longer back a graph (its operands stay readable, but the
+  // spec rejects the build).
+  for (const auto& tensor : impl->constant_tensors)
+    type_error_if(tensor->destroyed.load(), "build: a constant tensor used by this builder is destroyed");
+  return impl->ir.build(named);
+}
 
 OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
                             const std::string& method, const std::string& argument) {

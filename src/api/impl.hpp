@@ -66,6 +66,12 @@ OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOp
                             const std::string& method, const std::string& argument);
 std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind,
                                      std::vector<OperandId> inputs, Attributes attrs, const std::string& label);
+// The spec's "can build" check (InvalidStateError), for bindings that must make it before they
+// validate their operands (js/).
+void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method);
+// build()'s synchronous steps (outputs validated, the builder marked built); the graph it returns
+// is compiled by context_build_graph, which a binding may run on another thread (js/).
+std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl, const MLNamedOperands& outputs);
 
 // Implemented in src/runtime/. The builder needs only these members of the context.
 bool context_is_lost(const ContextImpl& context);

@@ -53,12 +53,25 @@ std::string shape_to_string(const Shape& shape) {
   return s + "]";
 }
 
-std::string quote(std::string_view text, size_t max_bytes) {
+std::string escaped(std::string_view text, size_t max_bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
+  std::string out;
   const size_t shown = std::min(text.size(), max_bytes);
   for (size_t i = 0; i < shown; ++i) {
     const unsigned char c = static_cast<unsigned char>(text[i]);
+    // The bidirectional controls U+202A-U+202E and U+2066-U+2069 (E2 80 AA-AE, E2 81 A6-A9) could
+    // reorder the message around them (spec: the advisement on MLOperatorOptions.label).
+    if (c == 0xe2 && i + 2 < text.size()) {
+      const unsigned char c1 = static_cast<unsigned char>(text[i + 1]);
+      const unsigned char c2 = static_cast<unsigned char>(text[i + 2]);
+      if ((c1 == 0x80 && c2 >= 0xaa && c2 <= 0xae) || (c1 == 0x81 && c2 >= 0xa6 && c2 <= 0xa9)) {
+        const unsigned code = c1 == 0x80 ? 0x2000u + (c2 - 0x80u) : 0x2040u + (c2 - 0x80u);
+        out += "\\u";
+        for (int shift = 12; shift >= 0; shift -= 4) out += kHex[(code >> shift) & 15];
+        i += 2;
+        continue;
+      }
+    }
     if (c == '"' || c == '\\') {
       out += '\\';
       out += char(c);
@@ -70,8 +83,16 @@ std::string quote(std::string_view text, size_t max_bytes) {
       out += char(c);
     }
   }
-  if (shown < text.size()) return out + "...\" (" + std::to_string(text.size()) + " bytes)";
-  return out + "\"";
+  if (shown < text.size()) out += "...";
+  return out;
+}
+
+std::string quote(std::string_view text, size_t max_bytes) {
+  std::string out(1, '"');
+  out += escaped(text, max_bytes);
+  out += '"';
+  if (text.size() > max_bytes) out += " (" + std::to_string(text.size()) + " bytes)";
+  return out;
 }
 
 std::optional<uint64_t> OperandDescriptor::element_count() const {

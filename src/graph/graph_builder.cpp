@@ -84,8 +84,13 @@ std::vector<OperandId> GraphBuilder::add_operation(OpKind kind, std::vector<Oper
   try {
     outs = ops::infer(graph_, op);
   } catch (const Error& e) {
+    // The caller's label names the failing call, in brackets, as WPT's validation tests expect.
     if (op.label.empty()) throw;
-    throw Error(e.kind(), e.message() + " (label " + quote(op.label) + ")");
+    std::string message(1, '[');
+    message += escaped(op.label);
+    message += "] ";
+    message += e.message();
+    throw Error(e.kind(), message);
   }
   for (size_t i = 0; i < outs.size(); ++i) check_descriptor(outs[i], describe(op) + " output " + std::to_string(i));
   // Validation passed: only now does the builder change.

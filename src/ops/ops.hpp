@@ -31,6 +31,9 @@ struct TensorLimit {
 std::span<const TensorLimit> tensor_limits(OpKind op);
 // The row of `operand`, or nullptr.
 const TensorLimit* find_tensor_limit(OpKind op, std::string_view operand);
+// The member of the op's MLOpSupportLimits dictionary that reports `operand`'s row: the operand's
+// name, except that the tables' "outputs[i]" (gru, lstm, lstmCell) is the IDL's "output<i>".
+std::string support_limits_member(std::string_view operand);
 // The data types the row accepts, resolving "same as" to the referenced operand's set.
 DataTypeSet resolved_types(OpKind op, std::string_view operand);
 

@@ -69,4 +69,11 @@ void check_tensor_limit(OpKind op, std::string_view operand, const OperandDescri
   }
 }
 
+std::string support_limits_member(std::string_view operand) {
+  constexpr std::string_view kIndexed = "outputs[";
+  if (operand.starts_with(kIndexed) && operand.ends_with("]"))
+    return "output" + std::string(operand.substr(kIndexed.size(), operand.size() - kIndexed.size() - 1));
+  return std::string(operand);
+}
+
 }  // namespace webnn::ops

@@ -433,10 +433,11 @@ void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte
 }
 
 // spec: #api-mlcontext-destroy, #mlcontext-lose
-void ContextImpl::destroy(const std::string& message) {
+void ContextImpl::destroy(const std::string& message, bool wait) {
   std::vector<std::shared_ptr<PendingRead>> reads;
   std::vector<std::shared_ptr<TensorImpl>> live_tensors;
   std::vector<std::shared_ptr<GraphImpl>> live_graphs;
+  std::vector<std::function<void(const MLContextLostInfo&)>> listeners;
   {
     std::lock_guard lock(mutex);
     if (lost_flag.load()) return;
@@ -454,6 +455,7 @@ void ContextImpl::destroy(const std::string& message) {
     graphs.clear();
     tensors.clear();
     reads.swap(pending_reads);
+    listeners.swap(lost_listeners);
   }
   for (auto& read : reads)
     read->reject(kPendingReadRejection,
@@ -461,8 +463,13 @@ void ContextImpl::destroy(const std::string& message) {
   // Queued dispatches, writes and allocations are dropped; a compute already running finishes.
   timeline.close();
   lost_promise.set_value({message});
+  for (auto& listener : listeners) listener({message});
   // From a step on the timeline itself the worker cannot be awaited; the destructor lets it go.
   if (timeline.on_worker_thread()) return;
+  if (!wait) {
+    if (remote) remote->destroy();
+    return;
+  }
   timeline.join();
   if (remote) remote->destroy();
   // The worker has stopped: release tensor storage and executables now rather than when the last
@@ -474,6 +481,37 @@ void ContextImpl::destroy(const std::string& message) {
     std::lock_guard lock(mutex);  // placement() reads executables under it
     for (auto& g : live_graphs) executables.push_back(std::move(g->executable));
   }
+}
+
+void ContextImpl::when_reached(const std::shared_ptr<TensorImpl>& tensor,
+                               std::function<void(std::optional<Error>)> done) {
+  auto shared = std::make_shared<std::function<void(std::optional<Error>)>>(std::move(done));
+  auto aborted = [shared] { (*shared)(Error(ErrorKind::kInvalidStateError, "aborted because the context is lost")); };
+  {
+    const RunQueuedOnExit run_queued{timeline};
+    std::lock_guard lock(mutex);
+    if (!is_lost()) {
+      enqueue_locked(
+          [self = shared_from_this(), tensor, shared] {
+            const Failure* f = tensor ? self->failure_of(tensor) : nullptr;
+            (*shared)(f ? std::optional<Error>(Error(f->kind, f->message)) : std::nullopt);
+          },
+          aborted);
+      return;
+    }
+  }
+  aborted();
+}
+
+void ContextImpl::on_lost(std::function<void(const MLContextLostInfo&)> listener) {
+  {
+    std::lock_guard lock(mutex);
+    if (!is_lost()) {
+      lost_listeners.push_back(std::move(listener));
+      return;
+    }
+  }
+  listener(lost_future.get());
 }
 
 // spec: #api-mltensor-destroy

@@ -79,10 +79,23 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   void read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read);
   // spec: #api-mlcontext-writetensor
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
+  // For bindings whose promises settle in the order the timeline runs their steps (js/: the
+  // createTensor promise): queues a step after everything queued so far that calls `done` with
+  // nullopt, or with the UnknownError that the allocation of `tensor` (if given) failed with; if
+  // the context is lost first, `done` gets the spec's InvalidStateError. `done` runs once, on the
+  // timeline's thread or on the caller's, never under `mutex`.
+  void when_reached(const std::shared_ptr<TensorImpl>& tensor, std::function<void(std::optional<Error>)> done);
+  // Calls `listener` once when the context is lost (at once if it is lost already), with the
+  // message its `lost` promise resolves with: MLContext.lost for bindings that cannot wait on a
+  // future (js/).
+  void on_lost(std::function<void(const MLContextLostInfo&)> listener);
   // spec: #api-mlcontext-opsupportlimits
   MLOpSupportLimits op_support_limits() const;
-  // spec: #api-mlcontext-destroy (the "lose" steps)
-  void destroy(const std::string& message);
+  // spec: #api-mlcontext-destroy (the "lose" steps). With `wait`, returns once a compute that is
+  // running has finished and frees the context's tensors and executables at once; without, returns
+  // at once (a binding whose caller must not block: js/), and they are freed when the last step
+  // and handle holding them go.
+  void destroy(const std::string& message, bool wait = true);
   // spec: #api-mltensor-destroy
   void destroy_tensor(const std::shared_ptr<TensorImpl>& tensor);
   // spec: #api-mlgraph-destroy
@@ -140,11 +153,12 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   mutable std::mutex mutex;
   std::atomic<bool> lost_flag{false};
   std::promise<MLContextLostInfo> lost_promise;
-  std::vector<std::weak_ptr<TensorImpl>> tensors;                            // guarded by mutex
-  std::vector<std::weak_ptr<GraphImpl>> graphs;                              // guarded by mutex
-  std::vector<std::shared_ptr<PendingRead>> pending_reads;                   // guarded by mutex
-  std::function<void()> compute_hook;                                        // guarded by mutex
-  std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;  // timeline only
+  std::vector<std::weak_ptr<TensorImpl>> tensors;                             // guarded by mutex
+  std::vector<std::weak_ptr<GraphImpl>> graphs;                               // guarded by mutex
+  std::vector<std::shared_ptr<PendingRead>> pending_reads;                    // guarded by mutex
+  std::function<void()> compute_hook;                                         // guarded by mutex
+  std::vector<std::function<void(const MLContextLostInfo&)>> lost_listeners;  // guarded by mutex
+  std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;   // timeline only
   Timeline timeline;  // last: its worker stops before the members above go away
 };
 

@@ -34,7 +34,7 @@ MLOpSupportLimits ContextImpl::op_support_limits() const {
     const auto kind = static_cast<OpKind>(k);
     auto& op = limits.ops[std::string(op_name(kind))];
     for (const ops::TensorLimit& row : ops::tensor_limits(kind))
-      op[std::string(row.operand)] =
+      op[ops::support_limits_member(row.operand)] =
           MLTensorLimits{ops::resolved_types(kind, row.operand).to_vector(), rank_range(kind, row)};
   }
   return limits;

@@ -32,6 +32,26 @@ class ApiBuilderTest : public ::testing::Test {
   MLContext context_ = ML::create_context({});
 };
 
+// The caller's label leads the message in brackets (WPT's validation tests look for "[label]"),
+// escaped so that a bidirectional control cannot reorder the text around it.
+TEST_F(ApiBuilderTest, ErrorsNameTheLabelInBrackets) {
+  MLGraphBuilder b(context_);
+  MLOperand x = b.input("x", {DataType::kFloat32, {2, 3}});
+  expect_error(
+      ErrorKind::kTypeError, [&] { b.matmul(x, x, {"mm_1"}); }, "[mm_1] matmul: ");
+  expect_error(
+      ErrorKind::kTypeError,
+      [&] {
+        b.matmul(x, x,
+                 {"a\xe2\x80\xae"
+                  "b\xe2\x81\xa9"
+                  "c"});
+      },
+      "[a\\u202eb\\u2069c] matmul: ");
+  EXPECT_EQ(escaped("x\ny\"z"), "x\\x0ay\\\"z");
+  EXPECT_EQ(quote("\xe2\x80\xaa"), "\"\\u202a\"");
+}
+
 TEST_F(ApiBuilderTest, OperandsReportTheirDescriptors) {
   MLGraphBuilder b(context_);
   MLOperand x = b.input("x", {DataType::kFloat32, {2, 1}});

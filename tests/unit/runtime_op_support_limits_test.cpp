@@ -49,6 +49,21 @@ TEST(RuntimeOpSupportLimits, MatchesTheSpecTablesForSampleOps) {
   EXPECT_EQ(clamp.at("output").rank_range.min, 0u);
 }
 
+// The IDL's member names (MLGruSupportLimits.output0), not the tables' "outputs[0]".
+TEST(RuntimeOpSupportLimits, RecurrentOutputsAreTheIdlMembers) {
+  const MLOpSupportLimits limits = limits_of_fake_context();
+  for (const char* member : {"output0", "output1"}) {
+    EXPECT_TRUE(limits.ops.at("gru").count(member)) << member;
+    EXPECT_TRUE(limits.ops.at("lstm").count(member)) << member;
+    EXPECT_TRUE(limits.ops.at("lstmCell").count(member)) << member;
+  }
+  EXPECT_TRUE(limits.ops.at("lstm").count("output2"));
+  EXPECT_FALSE(limits.ops.at("gru").count("outputs[0]"));
+  EXPECT_TRUE(limits.ops.at("split").count("outputs"));
+  EXPECT_EQ(ops::support_limits_member("outputs[1]"), "output1");
+  EXPECT_EQ(ops::support_limits_member("outputs"), "outputs");
+}
+
 TEST(RuntimeOpSupportLimits, EveryOpAgreesWithTheValidationTables) {
   const MLOpSupportLimits limits = limits_of_fake_context();
   EXPECT_EQ(limits.ops.size(), kOpKindCount);
@@ -62,8 +77,9 @@ TEST(RuntimeOpSupportLimits, EveryOpAgreesWithTheValidationTables) {
     EXPECT_EQ(op.size(), rows.size()) << name;
     for (const ops::TensorLimit& row : rows) {
       const std::string operand(row.operand);
-      ASSERT_TRUE(op.count(operand)) << name << "." << operand;
-      const MLTensorLimits& l = op.at(operand);
+      const std::string member = ops::support_limits_member(operand);
+      ASSERT_TRUE(op.count(member)) << name << "." << member;
+      const MLTensorLimits& l = op.at(member);
       // Every reported type passes the validation check, every other type fails it.
       for (DataType t : all_types()) {
         const bool reported = std::find(l.data_types.begin(), l.data_types.end(), t) != l.data_types.end();

@@ -1,0 +1,238 @@
+// MLGraphBuilder: input, the constant overloads, build, and every operator through one generic
+// function. js/lib/generated.js (written by scripts/gen_js.py from the spec's IDL and the op table)
+// converts each method's arguments as WebIDL says and calls addOperation with the op's table index,
+// its operands and an object of attribute values keyed by the attribute structs' own field names;
+// the fields are filled here by walking each struct's fields() reflection, so no op or option is
+// named in this file.
+#include "addon.hpp"
+#include "graph/graph.hpp"
+
+namespace webnn::js {
+
+void queue_build(napi_env env, std::shared_ptr<detail::ContextImpl> context, std::shared_ptr<const Graph> ir,
+                 napi_value callback);                                         // context.cpp
+MLTensor& tensor_handle(napi_env env, napi_value v, const std::string& what);  // context.cpp
+MLContext& context_handle(napi_env env, napi_value v);                         // context.cpp
+
+namespace {
+
+BuilderHandle& builder_arg(napi_env env, napi_value v) { return unwrap<BuilderHandle>(env, v, "builder"); }
+
+// An operand reference from js/lib: [builder handle, id]. The operand belongs to `builder` only if
+// its handle wraps the same builder.
+MLOperand operand_ref(napi_env env, napi_value v, const MLGraphBuilder& builder, const std::string& method,
+                      const std::string& what) {
+  auto items = to_elements(env, v, what);
+  if (items.size() != 2) throw_type_error(env, what + " must be an [builder, id] pair");
+  const MLGraphBuilder& owner = builder_arg(env, items[0]).builder;
+  const uint32_t id = to_uint32(env, items[1], what);
+  MLOperand operand(owner.impl(), id);
+  // spec: #mlgraphbuilder-validate-operand (TypeError naming the method and the argument).
+  detail::validated_operand(builder.impl(), operand, method, what);
+  return operand;
+}
+
+// [id, dataType, shape]
+napi_value describe_operand(napi_env env, const MLOperand& operand) {
+  return make_array(env, {make_number(env, operand.id()), make_string(env, to_string(operand.data_type())),
+                          make_dims(env, operand.shape())});
+}
+
+// Fills one attribute field from the value js/lib converted.
+struct FieldFromJs {
+  napi_env env;
+  const MLGraphBuilder& builder;
+  const std::string& method;
+
+  std::string where(const char* field) const { return method + ": " + field; }
+
+  void operator()(const char* f, bool& out, napi_value v) const { out = to_bool(env, v, where(f)); }
+  void operator()(const char* f, uint32_t& out, napi_value v) const { out = to_uint32(env, v, where(f)); }
+  void operator()(const char* f, int32_t& out, napi_value v) const { out = to_int32(env, v, where(f)); }
+  void operator()(const char* f, double& out, napi_value v) const { out = to_double(env, v, where(f)); }
+  void operator()(const char* f, Number& out, napi_value v) const { out = to_number(env, v, where(f)); }
+  void operator()(const char* f, DataType& out, napi_value v) const { out = to_data_type(env, v, where(f)); }
+  template <SpecEnum E>
+  void operator()(const char* f, E& out, napi_value v) const {
+    const std::string name = to_string(env, v, where(f));
+    auto parsed = parse_enum<E>(name);
+    if (!parsed) throw_type_error(env, where(f) + " " + quote(name) + " is not one of the allowed values");
+    out = *parsed;
+  }
+  void operator()(const char* f, std::vector<uint32_t>& out, napi_value v) const { out = to_dims(env, v, where(f)); }
+  void operator()(const char* f, OptionalDims& out, napi_value v) const { out = to_dims(env, v, where(f)); }
+  void operator()(const char* f, OptionalFloats& out, napi_value v) const {
+    std::vector<float> values;
+    for (napi_value item : to_elements(env, v, where(f)))
+      values.push_back(static_cast<float>(to_double(env, item, where(f))));
+    out = std::move(values);
+  }
+  void operator()(const char* f, OptionalActivations& out, napi_value v) const {
+    std::vector<RecurrentActivation> values;
+    for (napi_value item : to_elements(env, v, where(f))) {
+      RecurrentActivation a{};
+      (*this)(f, a, item);
+      values.push_back(a);
+    }
+    out = std::move(values);
+  }
+  void operator()(const char* f, std::optional<OperandRef>& out, napi_value v) const {
+    out = OperandRef{operand_ref(env, v, builder, method, f).id()};
+  }
+  void operator()(const char* f, SplitSpec& out, napi_value v) const {
+    if (is_array(env, v))
+      out = to_dims(env, v, where(f));
+    else
+      out = to_uint32(env, v, where(f));
+  }
+};
+
+// opKinds() -> { specName: index } in the op table's order.
+napi_value op_kinds(napi_env env, napi_callback_info) {
+  return guarded(env, [&] {
+    napi_value out = make_object(env);
+    for (size_t k = 0; k < kOpKindCount; ++k)
+      set(env, out, std::string(op_name(static_cast<OpKind>(k))).c_str(), make_number(env, static_cast<double>(k)));
+    return out;
+  });
+}
+
+// createBuilder(context) -> builder
+napi_value create_builder(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 1);
+    return wrap(env, std::make_unique<BuilderHandle>(BuilderHandle{MLGraphBuilder(context_handle(env, args[0]))}));
+  });
+}
+
+// checkCanBuild(builder, method): the spec's "can build" check (InvalidStateError).
+napi_value check_can_build(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 2);
+    detail::check_can_build(builder_arg(env, args[0]).builder.impl(), to_string(env, args[1], "method"));
+    return make_undefined(env);
+  });
+}
+
+// input(builder, name, dataType, shape) -> [id, dataType, shape]
+napi_value input(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 4);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    OperandDescriptor desc{to_data_type(env, args[2], "dataType"), to_dims(env, args[3], "shape")};
+    return describe_operand(env, b.input(to_string(env, args[1], "name"), desc));
+  });
+}
+
+// constant(builder, dataType, shape, bytes) -> [id, dataType, shape]
+napi_value constant(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 4);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    OperandDescriptor desc{to_data_type(env, args[1], "dataType"), to_dims(env, args[2], "shape")};
+    return describe_operand(env, b.constant(desc, to_bytes(env, args[3], "buffer")));
+  });
+}
+
+// constantScalar(builder, dataType, value) -> [id, dataType, shape]
+napi_value constant_scalar(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 3);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    return describe_operand(env, b.constant(to_data_type(env, args[1], "dataType"), to_number(env, args[2], "value")));
+  });
+}
+
+// constantTensor(builder, tensor) -> [id, dataType, shape]
+napi_value constant_tensor(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 2);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    return describe_operand(env, b.constant(tensor_handle(env, args[1], "tensor")));
+  });
+}
+
+// addOperation(builder, kind, operands, attributes, label) -> [[id, dataType, shape], ...]
+//   operands: [[argument name, [builder, id]], ...] in the spec's order (a sequence<MLOperand>
+//   argument flattened, its items named "inputs[i]"); attributes: { field: value } for the fields
+//   the caller gave.
+napi_value add_operation(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 5);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    const uint32_t kind_index = to_uint32(env, args[1], "kind");
+    if (kind_index >= kOpKindCount)
+      throw_type_error(env, "addOperation: unknown operator " + std::to_string(kind_index));
+    const auto kind = static_cast<OpKind>(kind_index);
+    const std::string method(op_name(kind));
+    const std::string label = to_string(env, args[4], "label");
+    // spec: every method's first step, before its operands are validated.
+    detail::check_can_build(b.impl(), method);
+
+    std::vector<OperandId> inputs;
+    for (napi_value pair : to_elements(env, args[2], "operands")) {
+      auto items = to_elements(env, pair, "operands");
+      if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
+      inputs.push_back(operand_ref(env, items[1], b, method, to_string(env, items[0], "operand name")).id());
+    }
+
+    napi_value given = args[3];
+    if (type_of(env, given) != napi_object) throw_type_error(env, "addOperation: attributes must be an object");
+    Attributes attrs = default_attributes(kind);
+    const FieldFromJs from_js{env, b, method};
+    std::visit(
+        [&](auto& a) {
+          std::decay_t<decltype(a)>::fields(a, [&](const char* field, auto& value) {
+            bool has = false;
+            check(env, napi_has_named_property(env, given, field, &has));
+            if (!has) return;
+            napi_value v = get(env, given, field);
+            if (type_of(env, v) != napi_undefined) from_js(field, value, v);
+          });
+        },
+        attrs);
+
+    std::vector<napi_value> outputs;
+    for (const MLOperand& o : detail::add_operation(b.impl(), kind, std::move(inputs), std::move(attrs), label))
+      outputs.push_back(describe_operand(env, o));
+    return make_array(env, outputs);
+  });
+}
+
+// build(builder, outputs, callback): the spec's synchronous steps here (errors thrown, which js/lib
+// turns into a rejection), the compile on the libuv pool; callback(error | null, graph, inputs,
+// outputs) with the graph's descriptors as { name: [dataType, shape] }.
+napi_value build(napi_env env, napi_callback_info info) {
+  return guarded(env, [&] {
+    Args args(env, info, 3);
+    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    if (type_of(env, args[2]) != napi_function) throw_type_error(env, "build: callback must be a function");
+    detail::check_can_build(b.impl(), "build");
+    MLNamedOperands outputs;
+    for (napi_value pair : to_elements(env, args[1], "outputs")) {
+      auto items = to_elements(env, pair, "outputs");
+      if (items.size() != 2) throw_type_error(env, "build: outputs must hold [name, operand] pairs");
+      const std::string name = to_string(env, items[0], "output name");
+      outputs[name] = operand_ref(env, items[1], b, "build", "output " + quote(name));
+    }
+    std::shared_ptr<const Graph> ir = detail::freeze_for_build(b.impl(), outputs);
+    queue_build(env, b.impl()->context, std::move(ir), args[2]);
+    return make_undefined(env);
+  });
+}
+
+}  // namespace
+
+void register_builder_functions(napi_env env, napi_value exports) {
+  define(env, exports, "opKinds", op_kinds);
+  define(env, exports, "createBuilder", create_builder);
+  define(env, exports, "checkCanBuild", check_can_build);
+  define(env, exports, "input", input);
+  define(env, exports, "constant", constant);
+  define(env, exports, "constantScalar", constant_scalar);
+  define(env, exports, "constantTensor", constant_tensor);
+  define(env, exports, "addOperation", add_operation);
+  define(env, exports, "build", build);
+}
+
+}  // namespace webnn::js
