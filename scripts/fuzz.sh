@@ -7,8 +7,10 @@
 # backend suite's models, numpy-written .npy files, the shared MobileNetV2 and small hand-made
 # files; each target has a dictionary of its format's words. The corpus is kept
 # in build-fuzz/corpus/<target> between runs. Prints executions, coverage and corpus size per
-# target (also in build-fuzz/summary.txt). Exits non-zero if any target crashes; crash inputs are
-# left in build-fuzz/artifacts/.
+# target (also in build-fuzz/summary.txt), with its peak RSS. Each target runs under a memory
+# ceiling: a memory blow-up (RSS past 2 GiB, or one allocation of 1 GiB or more) is a finding like
+# a crash. Exits non-zero if any target crashes, runs out of memory or times out; the inputs are
+# left in build-fuzz/artifacts/ (crash-*, oom-*, timeout-*).
 # Usage: scripts/fuzz.sh [SECONDS | --long]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -203,6 +205,16 @@ ipc_dict=$build/ipc.dict
 } >"$ipc_dict"
 
 # ---- Run ----
+# The memory ceiling. RSS: 2 GiB (issue 27), the size of the largest tensor the library accepts
+# (maxTensorByteLength). A target's peak over its seeds and a 20 s run is 400-600 MiB here, ASan's
+# quarantine (256 MiB) included (docs/security.md). One allocation: 1 GiB, half the RSS ceiling, so
+# a single block that would take most of the budget is reported at the malloc, with its stack,
+# before it is touched. An input is at most 64 KiB (-max_len), so that is an amplification of
+# 16,000 times or more; no target needs it for valid input: tensors read from files are backed by
+# the input's own bytes, the graph targets' weights source hands out at most 16 MiB, and
+# fuzz_ipc_service serves with quotas inside the ceiling (fuzz_ipc_service.cpp).
+rss_limit_mb=2048
+malloc_limit_mb=1024
 failed=()
 summary=()
 for t in "${targets[@]}"; do
@@ -217,21 +229,36 @@ for t in "${targets[@]}"; do
     fuzz_ipc_*) dict_file=$ipc_dict ;;
   esac
   # libFuzzer reads the seed directory recursively, wpt/ included.
+  finding=""
   if ! "$build/fuzz/$t" "$corpus" "$seeds/$t" -dict="$dict_file" -max_total_time="$seconds" -timeout=20 \
-      -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 -artifact_prefix="$build/artifacts/$t-" 2>"$build/$t.log"; then
+      -rss_limit_mb=$rss_limit_mb -malloc_limit_mb=$malloc_limit_mb -max_len=65536 -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/$t-" 2>"$build/$t.log"; then
     tail -40 "$build/$t.log"
     failed+=("$t")
+    # libFuzzer's own words for what ended the run.
+    if grep -q 'libFuzzer: out-of-memory (malloc' "$build/$t.log"; then
+      finding="FINDING: out of memory, one allocation of $malloc_limit_mb MiB or more"
+    elif grep -q 'libFuzzer: out-of-memory' "$build/$t.log"; then
+      finding="FINDING: out of memory, RSS past $rss_limit_mb MiB"
+    elif grep -q 'libFuzzer: timeout' "$build/$t.log"; then
+      finding="FINDING: timeout"
+    else
+      finding="FINDING: crash"
+    fi
   fi
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$build/$t.log" | grep -o '[0-9]*$' || echo "?")
   cov=$(grep -oE '(DONE|pulse|NEW|REDUCE|INITED) +cov: [0-9]+' "$build/$t.log" | tail -1 | grep -oE '[0-9]+$' || echo "?")
   ft=$(grep -oE 'ft: [0-9]+' "$build/$t.log" | tail -1 | grep -oE '[0-9]+$' || echo "?")
-  line="$t: ${seconds}s, $execs executions, coverage $cov edges ($ft features), corpus $(ls "$corpus" | wc -l) files"
+  rss=$(grep -oE 'stat::peak_rss_mb: +[0-9]+' "$build/$t.log" | grep -oE '[0-9]+$' || echo "?")
+  line="$t: ${seconds}s, $execs executions, coverage $cov edges ($ft features), corpus $(ls "$corpus" | wc -l) files,"
+  line+=" peak RSS $rss MiB (limits: RSS $rss_limit_mb MiB, one allocation $malloc_limit_mb MiB)${finding:+; $finding}"
   echo "$line"
   summary+=("$line")
 done
 printf '%s\n' "${summary[@]}" >"$build/summary.txt"
 if [ ${#failed[@]} -ne 0 ]; then
-  echo "fuzz: crashes in: ${failed[*]} (inputs in $build/artifacts/)"
+  echo "fuzz: findings (crash, out of memory or timeout) in: ${failed[*]} (inputs in $build/artifacts/)"
   exit 1
 fi
-echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash"
+echo "fuzz: ${#targets[@]} targets ran ${seconds}s each without a crash, a timeout or passing the memory ceiling" \
+  "(RSS $rss_limit_mb MiB, one allocation $malloc_limit_mb MiB)"

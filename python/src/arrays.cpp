@@ -1,4 +1,5 @@
 // numpy arrays in and out: data types, shapes, and bytes without copies where the layout allows.
+#include <algorithm>
 #include <numeric>
 
 #include "common.hpp"
@@ -25,6 +26,76 @@ void check_byte_length(const py::array& array, DataType type, const std::string&
   if (too_large || !bytes || *bytes > kDefaultMaxTensorByteLength)
     throw_type_error(what + ": " + std::to_string(array.size()) + " elements of " + std::string(to_string(type)) +
                      " exceed maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) + " bytes)");
+}
+
+// A value for error messages: None as None, anything else by its type's name.
+std::string describe(py::handle value) { return value.is_none() ? "None" : type_name(value); }
+
+bool is_native(const py::array& array) { return array.dtype().attr("isnative").cast<bool>(); }
+
+// An array-like (a list, a number, anything numpy.asarray() reads) as an ndarray of `type`, when
+// every element is a number that survives the conversion. numpy alone would make None a NaN
+// ([1, None] -> [1, nan]), parse strings ("1.5"), truncate 1.5 to 1, wrap 300 to 44 in int8 and
+// round 1e6 to infinity in float16; each is a TypeError here naming the input and the element.
+py::array array_like(py::handle value, DataType type, const std::string& what) {
+  if (value.is_none() || py::isinstance<py::str>(value) || py::isinstance<py::bytes>(value))
+    throw_type_error(what + ": expected an array or a number, got " + describe(value));
+  const std::string wanted = std::string(to_string(type));
+  py::array probe;  // the value as numpy types it by itself
+  try {
+    probe = numpy().attr("asarray")(value);
+  } catch (const py::error_already_set& e) {
+    throw_type_error(what + ": expected an array or a number (" + std::string(e.what()) + ")");
+  }
+  const char kind = probe.dtype().kind();
+  const py::array flat = probe.attr("ravel")();
+  const auto element = [&](const py::object& index) {
+    return std::string(py::repr(flat[index])) + " (element " + std::string(py::str(index)) + " in C order)";
+  };
+  if (kind == 'O') {
+    // Python objects numpy could not type: ints past 64 bits, or something that is not a number.
+    const py::list items = flat.attr("tolist")();
+    for (size_t i = 0; i < items.size(); ++i)
+      if (items[i].is_none() || py::isinstance<py::str>(items[i]) || py::isinstance<py::bytes>(items[i]))
+        throw_type_error(what + ": expected numbers, but element " + std::to_string(i) + " in C order is " +
+                         (items[i].is_none() ? "None" : type_name(items[i]) + " " + std::string(py::repr(items[i]))));
+  } else if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f') {
+    throw_type_error(what + ": expected numbers, got numpy " + std::string(py::str(probe.dtype())));
+  }
+  const bool floating = type == DataType::kFloat32 || type == DataType::kFloat16;
+  if (!floating && (kind == 'i' || kind == 'u' || kind == 'f') && flat.size() > 0) {
+    if (kind == 'f') {
+      const py::array whole =
+          numpy().attr("isfinite")(flat).attr("__and__")(flat.attr("__eq__")(numpy().attr("trunc")(flat)));
+      if (!whole.attr("all")().cast<bool>())
+        throw_type_error(what + ": " + element(numpy().attr("argmin")(whole)) +
+                         " is not an integer, but the data type is " + wanted);
+    }
+    // As Python numbers, which compare exactly (numpy compares uint64 with int64 as float64).
+    const py::object info = numpy().attr("iinfo")(to_dtype(type));
+    const py::object lo = flat.attr("min")().attr("item")(), hi = flat.attr("max")().attr("item")();
+    if (lo < info.attr("min") || hi > info.attr("max"))
+      throw_type_error(what + ": " + std::string(py::repr(lo < info.attr("min") ? lo : hi)) + " is out of range for " +
+                       wanted);
+  }
+  py::array array;
+  std::string failure;
+  const py::object quiet = numpy().attr("errstate")(py::arg("over") = "ignore");  // reported below instead
+  quiet.attr("__enter__")();
+  try {
+    array = numpy().attr("asarray")(value, to_dtype(type));
+  } catch (const py::error_already_set& e) {
+    failure = e.what();
+  }
+  quiet.attr("__exit__")(py::none(), py::none(), py::none());
+  if (!failure.empty()) throw_type_error(what + ": cannot be read as " + wanted + " (" + failure + ")");
+  if (floating && kind != 'O' && kind != 'b' && flat.size() > 0) {
+    const py::array overflowed =
+        numpy().attr("isinf")(array.attr("ravel")()).attr("__and__")(numpy().attr("isfinite")(flat));
+    if (overflowed.attr("any")().cast<bool>())
+      throw_type_error(what + ": " + element(numpy().attr("argmax")(overflowed)) + " is out of range for " + wanted);
+  }
+  return array;
 }
 
 }  // namespace
@@ -109,11 +180,11 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
       }
     }
   } else {
-    array = numpy().attr("asarray")(value, to_dtype(type.value_or(DataType::kFloat32)));
+    array = array_like(value, type.value_or(DataType::kFloat32), what);
     check_byte_length(array, type.value_or(DataType::kFloat32), what);
   }
-  if (!array.dtype().attr("isnative").cast<bool>())
-    array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));
+  // Converted, not refused: the values are what count, and numpy knows the array's byte order.
+  if (!is_native(array)) array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));
   if (!(array.flags() & py::array::c_style)) array = numpy().attr("ascontiguousarray")(array);
 
   ArrayBytes out;
@@ -125,6 +196,51 @@ ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule
   }
   out.array = std::move(array);
   return out;
+}
+
+ArrayBytes buffer_bytes(py::handle value, const std::string& what) {
+  py::array array;
+  if (py::isinstance<py::bytes>(value) || PyByteArray_Check(value.ptr())) {
+    array = numpy().attr("frombuffer")(value, numpy().attr("uint8"));  // contiguous: read in place
+  } else {
+    // A memoryview may be strided (negative strides included) and typed in either byte order;
+    // numpy reads it as its format and strides say, and its bytes are taken in C order and native
+    // byte order.
+    try {
+      array = numpy().attr("asarray")(value);
+    } catch (const py::error_already_set& e) {
+      throw_type_error(what + ": the buffer cannot be read as an array (" + std::string(e.what()) + ")");
+    }
+    // Checked while it is still a view: a memoryview with zero strides can stand for gigabytes.
+    if (static_cast<uint64_t>(array.nbytes()) > kDefaultMaxTensorByteLength)
+      throw_type_error(what + ": the buffer holds " + std::to_string(array.nbytes()) +
+                       " bytes, more than maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) +
+                       " bytes)");
+    if (!is_native(array)) array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));
+    array = numpy().attr("ascontiguousarray")(array);
+  }
+  ArrayBytes out;
+  out.type = DataType::kUint8;
+  out.shape = {static_cast<uint32_t>(std::min<uint64_t>(array.nbytes(), UINT32_MAX))};
+  out.array = std::move(array);
+  return out;
+}
+
+py::array output_array(py::handle value, DataType type, bool c_contiguous, const std::string& what) {
+  if (!py::isinstance<py::array>(value)) throw_type_error(what + " must be an ndarray, got " + describe(value));
+  auto array = py::reinterpret_borrow<py::array>(value);
+  const std::optional<DataType> own = from_dtype(array.dtype());
+  if (!own || *own != type)
+    throw_type_error(what + " is numpy " + std::string(py::str(array.dtype())) + ", the result is " +
+                     std::string(to_string(type)));
+  if (!array.writeable()) throw_type_error(what + " is read-only; it must be a writable ndarray");
+  if (c_contiguous && !(array.flags() & py::array::c_style))
+    throw_type_error(what + " must be a C-contiguous ndarray (the bytes are written in place)");
+  return array;
+}
+
+void native_to_array_order(py::array& array) {
+  if (!is_native(array)) array.attr("byteswap")(py::arg("inplace") = true);
 }
 
 ArrayBytes constant_array(py::handle value, py::handle shape, py::handle data_type, const std::string& what) {

@@ -63,8 +63,22 @@ enum class DtypeRule : uint8_t {
 
 // `value` (an ndarray, or anything numpy.asarray() takes) as bytes of `type`; with no `type`, an
 // ndarray keeps its dtype and other values become float32. Copies only when the array is not
-// already C-contiguous in native byte order, or when it must be converted.
+// already C-contiguous in native byte order (another byte order is converted), or when it must be
+// converted. An array-like must hold numbers that survive the conversion: None, strings, a
+// fraction or an integer out of range for an integer type are TypeErrors naming `what`.
 ArrayBytes array_bytes(py::handle value, std::optional<DataType> type, DtypeRule rule, const std::string& what);
+
+// The raw bytes of bytes, a bytearray or a memoryview (the spec's AllowSharedBufferSource), in C
+// order; a memoryview of typed data in another byte order is converted to native order. The
+// ArrayBytes' type is uint8, its shape the byte count.
+ArrayBytes buffer_bytes(py::handle value, const std::string& what);
+
+// An ndarray the caller gave to receive a result of `type` (read_tensor's out, compute's
+// outputs): writable, of `type` in either byte order, and C-contiguous when `c_contiguous`. Throws
+// TypeError naming `what` ("read_tensor: out") otherwise.
+py::array output_array(py::handle value, DataType type, bool c_contiguous, const std::string& what);
+// Puts the native bytes the library wrote into `array` (from output_array) in its own byte order.
+void native_to_array_order(py::array& array);
 
 // A constant's value as builder.constant() and create_constant_tensor() take it: `value` with an
 // optional `shape` (same element count) and `data_type` (converts).

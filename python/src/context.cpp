@@ -155,9 +155,32 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
     auto it = expected.find(name);
     std::optional<DataType> type;
     if (it != expected.end()) type = it->second.data_type;
-    ArrayBytes a = array_bytes(value, type, DtypeRule::kExact, "compute: input \"" + name + "\"");
+    ArrayBytes a = array_bytes(value, type, DtypeRule::kExact, "compute: input " + quote(name));
     auto bytes = a.bytes();
     host[name] = HostTensor{{a.type, a.shape}, std::vector<std::byte>(bytes.begin(), bytes.end())};
+  }
+  // pywebnn's pre-allocated outputs: the results are copied into the caller's arrays, in their own
+  // byte order and strides. Every array is checked before the compute, so a bad one leaves them
+  // all as they were.
+  std::vector<std::pair<std::string, py::array>> targets;
+  if (!outputs.is_none()) {
+    if (!py::isinstance<py::dict>(outputs))
+      throw_type_error("compute: outputs must be a dict of output name -> ndarray, got " +
+                       std::string(py::str(py::type::handle_of(outputs).attr("__name__"))));
+    const auto& produced = executable.output_descriptors();
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(outputs)) {
+      const std::string name = py::str(key);
+      const std::string what = "compute: outputs[" + quote(name) + "]";
+      auto it = produced.find(name);
+      if (it == produced.end()) throw_type_error("compute: " + quote(name) + " is not an output of the graph");
+      py::array dst = output_array(value, it->second.data_type, false, what);
+      Shape dst_shape;
+      for (py::ssize_t i = 0; i < dst.ndim(); ++i) dst_shape.push_back(static_cast<uint32_t>(dst.shape(i)));
+      if (dst_shape != it->second.shape)
+        throw_type_error(what + " has shape " + shape_to_string(dst_shape) + ", the output is " +
+                         shape_to_string(it->second.shape));
+      targets.emplace_back(name, std::move(dst));
+    }
   }
   NamedHostTensors results;
   {
@@ -165,29 +188,9 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
     results = context.compute(executable, host);
   }
   py::dict out;
-  std::map<std::string, Shape> results_shape;
-  for (auto& [name, t] : results) {
-    results_shape[name] = t.desc.shape;
-    out[py::str(name)] = owning_array(t.desc.data_type, t.desc.shape, std::move(t.data));
-  }
-  if (outputs.is_none()) return out;
-  // pywebnn's pre-allocated outputs: the results are copied into the caller's arrays.
-  for (auto [key, value] : py::cast<py::dict>(outputs)) {
-    const std::string name = py::str(key);
-    if (!out.contains(name)) throw_type_error("compute: " + quote(name) + " is not an output of the graph");
-    if (!py::isinstance<py::array>(value)) throw_type_error("compute: outputs[" + quote(name) + "] must be an ndarray");
-    auto dst = py::reinterpret_borrow<py::array>(value);
-    auto src = py::cast<py::array>(out[py::str(name)]);
-    if (!dst.dtype().is(src.dtype()) && !dst.dtype().equal(src.dtype()))
-      throw_type_error("compute: outputs[" + quote(name) + "] is numpy " + std::string(py::str(dst.dtype())) +
-                       ", the output is " + std::string(py::str(src.dtype())));
-    Shape dst_shape;
-    for (py::ssize_t i = 0; i < dst.ndim(); ++i) dst_shape.push_back(static_cast<uint32_t>(dst.shape(i)));
-    const Shape& src_shape = results_shape.at(name);
-    if (dst.ndim() != static_cast<py::ssize_t>(src_shape.size()) || dst_shape != src_shape)
-      throw_type_error("compute: outputs[" + quote(name) + "] has shape " + shape_to_string(dst_shape) +
-                       ", the output is " + shape_to_string(src_shape));
-    py::module_::import("numpy").attr("copyto")(dst, src);
+  for (auto& [name, t] : results) out[py::str(name)] = owning_array(t.desc.data_type, t.desc.shape, std::move(t.data));
+  for (auto& [name, dst] : targets) {
+    py::module_::import("numpy").attr("copyto")(dst, out[py::str(name)]);
     out[py::str(name)] = dst;
   }
   return out;
@@ -402,13 +405,10 @@ void bind_context(py::module_& m) {
           [](MLContext& c, const MLTensor& tensor, py::handle data) {
             // bytes, bytearray and memoryview are the tensor's raw bytes (the spec's
             // AllowSharedBufferSource), not a sequence of numbers to convert one by one.
-            if (!py::isinstance<py::array>(data) && PyObject_CheckBuffer(data.ptr()) &&
-                (py::isinstance<py::bytes>(data) || PyByteArray_Check(data.ptr()) || PyMemoryView_Check(data.ptr()))) {
-              const py::buffer_info info = py::reinterpret_borrow<py::buffer>(data).request();
-              c.write_tensor(tensor, {static_cast<const std::byte*>(info.ptr), size_t(info.size * info.itemsize)});
-              return;
-            }
-            ArrayBytes a = array_bytes(data, tensor.data_type(), DtypeRule::kExact, "write_tensor");
+            const bool raw =
+                py::isinstance<py::bytes>(data) || PyByteArray_Check(data.ptr()) || PyMemoryView_Check(data.ptr());
+            const ArrayBytes a = raw ? buffer_bytes(data, "write_tensor")
+                                     : array_bytes(data, tensor.data_type(), DtypeRule::kExact, "write_tensor");
             c.write_tensor(tensor, a.bytes());
           },
           py::arg("tensor"), py::arg("data"),
@@ -426,20 +426,14 @@ void bind_context(py::module_& m) {
               }
               return owning_array(tensor.data_type(), tensor.shape(), std::move(bytes));
             }
-            if (!py::isinstance<py::array>(out)) throw_type_error("read_tensor: out must be an ndarray");
-            auto dst = py::reinterpret_borrow<py::array>(out);
-            if (!(dst.flags() & py::array::c_style) || !dst.writeable())
-              throw_type_error("read_tensor: out must be a writable C-contiguous ndarray");
-            auto type = from_dtype(dst.dtype());
-            if (!type || *type != tensor.data_type())
-              throw_type_error("read_tensor: out is numpy " + std::string(py::str(dst.dtype())) + ", the tensor is " +
-                               std::string(to_string(tensor.data_type())));
+            py::array dst = output_array(out, tensor.data_type(), true, "read_tensor: out");
             auto future =
                 c.read_tensor(tensor, {static_cast<std::byte*>(dst.mutable_data()), static_cast<size_t>(dst.nbytes())});
             {
               py::gil_scoped_release release;
               future.get();
             }
+            native_to_array_order(dst);
             return dst;
           },
           py::arg("tensor"), py::arg("out") = py::none(),

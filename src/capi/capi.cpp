@@ -127,17 +127,17 @@ void check_struct_size(size_t size, size_t library_size, const char* argument) {
 const char* kind_name(Kind kind) {
   switch (kind) {
     case Kind::kContext:
-      return "WebnnContext";
+      return "a WebnnContext";
     case Kind::kGraphBuilder:
-      return "WebnnGraphBuilder";
+      return "a WebnnGraphBuilder";
     case Kind::kOperand:
-      return "WebnnOperand";
+      return "a WebnnOperand";
     case Kind::kGraph:
-      return "WebnnGraph";
+      return "a WebnnGraph";
     case Kind::kTensor:
-      return "WebnnTensor";
+      return "a WebnnTensor";
   }
-  return "unknown handle";
+  return "an unknown handle";
 }
 
 WebnnStatus status_of(ErrorKind kind) {
@@ -172,7 +172,7 @@ void check_header(const void* handle, Kind expected, const char* argument) {
   if (h->magic != kMagic) fail(ErrorKind::kTypeError, argument, "is not a live webnn handle");
   if (h->kind != expected)
     fail(ErrorKind::kTypeError, argument,
-         std::string("is a ") + kind_name(h->kind) + " where a " + kind_name(expected) + " is expected");
+         std::string("is ") + kind_name(h->kind) + " where " + kind_name(expected) + " is expected");
 }
 
 OperandId operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument) {

@@ -21,6 +21,7 @@ namespace webnn::capi {
 
 enum class Kind : uint32_t { kContext = 1, kGraphBuilder, kOperand, kGraph, kTensor };
 inline constexpr uint32_t kMagic = 0x4e4e4257;  // "WBNN"
+// A kind as a message names it, with its article: "a WebnnContext", "an unknown handle".
 const char* kind_name(Kind kind);
 
 // The first member of every handle object: what the kind checks read.

@@ -66,7 +66,7 @@ TEST(CapiBadInput, WrongHandleKinds) {
   WebnnGraphBuilder* not_a_builder = nullptr;
   expect_failure(webnn_graph_builder_create(reinterpret_cast<WebnnContext*>(b.b), &not_a_builder),
                  WEBNN_STATUS_TYPE_ERROR,
-                 {"webnn_graph_builder_create", "context", "WebnnGraphBuilder", "WebnnContext"});
+                 {"webnn_graph_builder_create", "context is a WebnnGraphBuilder where a WebnnContext is expected"});
   WebnnOperand* y = nullptr;
   expect_failure(webnn_graph_builder_relu(b, reinterpret_cast<WebnnOperand*>(t.t), nullptr, &y),
                  WEBNN_STATUS_TYPE_ERROR, {"webnn_graph_builder_relu", "input", "WebnnTensor"});
@@ -78,6 +78,13 @@ TEST(CapiBadInput, WrongHandleKinds) {
   uint64_t junk[4] = {1, 2, 3, 4};
   expect_failure(webnn_graph_destroy(reinterpret_cast<WebnnGraph*>(junk)), WEBNN_STATUS_TYPE_ERROR,
                  {"webnn_graph_destroy", "graph", "not a live webnn handle"});
+  // The library's magic ("WBNN") with a kind it does not know, as a newer library's handle or a
+  // corrupted one would have: named with the right article (it said "a unknown handle").
+  uint32_t forged[4] = {0x4e4e4257, 99, 0, 0};
+  expect_failure(webnn_graph_destroy(reinterpret_cast<WebnnGraph*>(forged)), WEBNN_STATUS_TYPE_ERROR,
+                 {"webnn_graph_destroy: graph is an unknown handle where a WebnnGraph is expected"});
+  expect_failure(webnn_tensor_destroy(reinterpret_cast<WebnnTensor*>(b.b)), WEBNN_STATUS_TYPE_ERROR,
+                 {"tensor is a WebnnGraphBuilder where a WebnnTensor is expected"});
 }
 
 TEST(CapiBadInput, OperandOfAnotherBuilder) {
