@@ -497,6 +497,15 @@ TEST(OnnxHardening, ErrorsNameTheModelAndTheNode) {
     m.output("nowhere");
     expect_error([&] { m.import(); }, {"ONNX import: test.onnx: graph output \"nowhere\" is not defined"});
   }
+  {
+    Model m;
+    m.input("x", kOnnxFloat, {2});
+    m.node("Relu", {"x"}, {"y"});
+    expect_error([&] { m.import(); }, {"ONNX import: test.onnx: the graph has no output"});
+    m.input("", kOnnxFloat, {2});
+    m.output("y");
+    expect_error([&] { m.import(); }, {"ONNX import: test.onnx: a graph input has no name"});
+  }
 }
 
 TEST(OnnxHardening, AnInputUsedOnlyThroughShapeStaysAnInput) {

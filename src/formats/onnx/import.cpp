@@ -96,8 +96,11 @@ std::vector<std::byte> ExternalData::read(const TP& t, uint64_t expected, const 
       char* end = nullptr;
       errno = 0;
       unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0' || errno != 0 || s[0] == '-')
-        data_error(what + ": external data " + kv.key() + " \"" + s + "\" is not a byte count");
+      if (s.empty() || *end != '\0' || errno != 0 || s[0] == '-') {
+        std::string message = what;
+        message += ": external data " + kv.key() + " \"" + s + "\" is not a byte count";
+        data_error(message);
+      }
       return static_cast<uint64_t>(v);
     };
     if (kv.key() == "location")
@@ -611,7 +614,7 @@ std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> in
 
 const OperandDescriptor& NodeCtx::desc_of(OperandId id) const { return im.builder().desc(id); }
 
-OperandId NodeCtx::constant(const OperandDescriptor& desc, BufferRef data) const {
+OperandId NodeCtx::constant(const OperandDescriptor& desc, const BufferRef& data) const {
   OperandId id = im.builder().add_constant(desc, data);
   im.keep_in_graph(data, where());
   return id;
@@ -776,9 +779,12 @@ class ModelImport {
                     prefix_ + "--freeze " + frozen.first + ": the model has no input of that name");
     }
     if (g_.sparse_initializer_size()) not_supported(prefix_ + "sparse initializers are not supported");
-    for (const auto& vi : g_.input())
+    for (const auto& vi : g_.input()) {
+      if (vi.name().empty()) data_error(prefix_ + "a graph input has no name");
       if (!input_names_.insert(vi.name()).second)
         data_error(prefix_ + "two graph inputs are named \"" + vi.name() + "\"");
+    }
+    if (g_.output_size() == 0) data_error(prefix_ + "the graph has no output");
     for (const auto& t : g_.initializer()) {
       if (initializers_.count(t.name())) data_error(prefix_ + "two initializers are named \"" + t.name() + "\"");
       initializers_.emplace(t.name(), decode_tensor(t, &external, prefix_ + "initializer \"" + t.name() + "\""));
@@ -961,7 +967,12 @@ class ModelImport {
     // The built graph keeps what the outputs depend on; the model's inputs all stay inputs (an
     // input read only through Shape, or not at all, too: callers feed the model's inputs), in the
     // model's order, with their default values.
-    std::shared_ptr<const Graph> built = builder.build(outputs, g_.name());
+    std::shared_ptr<const Graph> built;
+    try {
+      built = builder.build(outputs, g_.name());
+    } catch (const Error& e) {
+      throw_error(e.kind(), prefix_ + e.message());
+    }
     auto graph = std::make_shared<Graph>(*built);
     graph->inputs.clear();
     std::map<std::string, OperandId> kept;

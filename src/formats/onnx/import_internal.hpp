@@ -130,7 +130,7 @@ struct NodeCtx {
   const OperandDescriptor& desc_of(OperandId id) const;
   // A constant the lowering made (a table of positions, taps or weights): it counts against the
   // import's memory budget. Tables larger than a few values are checked with reserve() first.
-  OperandId constant(const OperandDescriptor& desc, BufferRef data) const;
+  OperandId constant(const OperandDescriptor& desc, const BufferRef& data) const;
   // An integer table of `desc` (element i is at(i)), reserved before it is allocated.
   OperandId int_table(const OperandDescriptor& desc, const std::string& what,
                       const std::function<int64_t(uint64_t)>& at) const;
