@@ -189,6 +189,13 @@ onnx_dict=$build/onnx.dict
   grep -ohE '"[a-z][a-z_]+"' src/formats/onnx/import_ops.cpp | sort -u
   printf '"%s"\n' ai.onnx NOTSET SAME_UPPER SAME_LOWER VALID external_data location offset length \
     model.onnx raw_data float_data int64_data
+  # The folding producers as NodeProto op_type fields (tag 0x22, then the length), so that mutations
+  # splice whole nodes of them; their seeds are tests/fuzz/regressions/onnx_*.onnx (issue 27).
+  for op in Range ConstantOfShape OneHot Tile Expand Concat Neg Shape; do
+    printf '"\\x22\\x%02x%s"\n' "${#op}" "$op"
+  done
+  # An int64 dims field of 2^29 and 2^31 (tag 0x08, varint), the sizes the producers were asked for.
+  printf '"%s"\n' '\x08\x80\x80\x80\x80\x02' '\x08\x80\x80\x80\x80\x08'
 } | sort -u >"$onnx_dict"
 weights_dict=$build/weights.dict
 {

@@ -1,9 +1,11 @@
-/* Loads a webnn-graph file, runs it on raw input bytes and writes the raw bytes of each output.
+/* Loads a graph file (webnn-graph JSON or text, or an ONNX model), runs it on raw input bytes and
+ * writes the raw bytes of each output.
  *
  *   run_graph GRAPH INPUT.raw OUT_DIR [BACKEND]
  *
- * The graph must have one input; INPUT.raw holds its bytes (little-endian, the input descriptor's
- * size). Each output is written to OUT_DIR/<name>.raw and summarised on stdout. The result is
+ * The graph must have one input without a default value; INPUT.raw holds its bytes (little-endian,
+ * the input descriptor's size). Inputs with a default value (an ONNX model's initializer of the
+ * input's name) run on it. Each output is written to OUT_DIR/<name>.raw and summarised on stdout. The result is
  * read back with webnn_context_read_tensor_async to show the callback form. C99. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,14 +77,12 @@ int main(int argc, char** argv) {
   WebnnContextOptions options;
   WebnnContext* context = NULL;
   WebnnGraph* graph = NULL;
-  WebnnOperandDescriptor in_desc;
   WebnnTensorDescriptor td;
-  WebnnTensor* input = NULL;
-  WebnnNamedTensor named_input;
+  WebnnNamedTensor* named_inputs;
   WebnnNamedTensor* named_outputs;
-  const char* input_name;
-  size_t input_size, output_count, i;
+  size_t input_count, input_size, output_count, i;
   void* input_bytes;
+  int fed = 0;
 
   if (argc < 4 || argc > 5) {
     fprintf(stderr, "usage: %s GRAPH INPUT.raw OUT_DIR [BACKEND]\n", argv[0]);
@@ -93,24 +93,39 @@ int main(int argc, char** argv) {
   CHECK(webnn_context_create(&options, &context));
   CHECK(webnn_context_load_graph(context, argv[1], &graph));
 
-  CHECK(webnn_graph_input_count(graph, &i));
-  if (i != 1) {
-    fprintf(stderr, "%s has %u inputs; this example feeds one\n", argv[1], (unsigned)i);
+  /* Every input needs a tensor: the one input without a default value gets INPUT.raw, an input
+   * with a default (an ONNX model's initializer of its name) gets that. */
+  CHECK(webnn_graph_input_count(graph, &input_count));
+  named_inputs = (WebnnNamedTensor*)calloc(input_count ? input_count : 1, sizeof(WebnnNamedTensor));
+  input_bytes = read_file(argv[2], &input_size);
+  for (i = 0; i < input_count; ++i) {
+    WebnnOperandDescriptor in_desc;
+    const void* value;
+    size_t value_size;
+    CHECK(webnn_graph_input(graph, i, &named_inputs[i].name, &in_desc));
+    CHECK(webnn_graph_input_default(graph, i, &value, &value_size));
+    if (!value) {
+      if (fed++) {
+        fprintf(stderr, "%s has more than one input without a default value; this example feeds one\n", argv[1]);
+        return 1;
+      }
+      value = input_bytes;
+      value_size = input_size;
+    }
+    td.data_type = in_desc.data_type;
+    td.shape = in_desc.shape;
+    td.rank = in_desc.rank;
+    td.readable = false;
+    td.writable = true;
+    CHECK(webnn_context_create_tensor(context, &td, &named_inputs[i].tensor));
+    /* A size that disagrees with the input's descriptor is reported by the library. */
+    CHECK(webnn_context_write_tensor(context, named_inputs[i].tensor, value, value_size));
+  }
+  free(input_bytes);
+  if (!fed) {
+    fprintf(stderr, "%s has no input without a default value for INPUT.raw\n", argv[1]);
     return 1;
   }
-  CHECK(webnn_graph_input(graph, 0, &input_name, &in_desc));
-  input_bytes = read_file(argv[2], &input_size);
-  td.data_type = in_desc.data_type;
-  td.shape = in_desc.shape;
-  td.rank = in_desc.rank;
-  td.readable = false;
-  td.writable = true;
-  CHECK(webnn_context_create_tensor(context, &td, &input));
-  /* A size that disagrees with the input's descriptor is reported by the library. */
-  CHECK(webnn_context_write_tensor(context, input, input_bytes, input_size));
-  free(input_bytes);
-  named_input.name = input_name;
-  named_input.tensor = input;
 
   CHECK(webnn_graph_output_count(graph, &output_count));
   named_outputs = (WebnnNamedTensor*)calloc(output_count, sizeof(WebnnNamedTensor));
@@ -124,7 +139,7 @@ int main(int argc, char** argv) {
     td.writable = false;
     CHECK(webnn_context_create_tensor(context, &td, &named_outputs[i].tensor));
   }
-  CHECK(webnn_context_dispatch(context, graph, &named_input, 1, named_outputs, output_count));
+  CHECK(webnn_context_dispatch(context, graph, named_inputs, input_count, named_outputs, output_count));
 
   for (i = 0; i < output_count; ++i) {
     WebnnOperandDescriptor od;
@@ -157,7 +172,8 @@ int main(int argc, char** argv) {
     CHECK(webnn_tensor_release(named_outputs[i].tensor));
   }
   free(named_outputs);
-  CHECK(webnn_tensor_release(input));
+  for (i = 0; i < input_count; ++i) CHECK(webnn_tensor_release(named_inputs[i].tensor));
+  free(named_inputs);
   CHECK(webnn_graph_release(graph));
   CHECK(webnn_context_release(context));
   return 0;

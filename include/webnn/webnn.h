@@ -288,7 +288,8 @@ WEBNN_EXPORT WebnnStatus webnn_operand_shape(WebnnOperand* operand, uint32_t* sh
 
 /* ---- MLGraph ---- */
 
-/* A graph file (webnn-graph JSON, or .webnn text with its weights) built on `context`. */
+/* A graph file (webnn-graph JSON, or .webnn text with its weights, or an ONNX model: docs/onnx.md)
+ * built on `context`. */
 WEBNN_EXPORT WebnnStatus webnn_context_load_graph(WebnnContext* context, const char* path, WebnnGraph** out);
 WEBNN_EXPORT WebnnStatus webnn_graph_destroy(WebnnGraph* graph);
 WEBNN_EXPORT WebnnStatus webnn_graph_release(WebnnGraph* graph);
@@ -297,6 +298,12 @@ WEBNN_EXPORT WebnnStatus webnn_graph_release(WebnnGraph* graph);
 WEBNN_EXPORT WebnnStatus webnn_graph_input_count(WebnnGraph* graph, size_t* out);
 WEBNN_EXPORT WebnnStatus webnn_graph_input(WebnnGraph* graph, size_t index, const char** out_name,
                                            WebnnOperandDescriptor* out_descriptor);
+/* An input's default value (an ONNX model's initializer of that input's name; docs/onnx.md): the
+ * bytes of its descriptor, owned by the graph handle, or *out_data NULL and *out_byte_length 0 when
+ * the input has none. Dispatch still needs every input: write the default into the input's tensor
+ * to use it. */
+WEBNN_EXPORT WebnnStatus webnn_graph_input_default(WebnnGraph* graph, size_t index, const void** out_data,
+                                                   size_t* out_byte_length);
 WEBNN_EXPORT WebnnStatus webnn_graph_output_count(WebnnGraph* graph, size_t* out);
 WEBNN_EXPORT WebnnStatus webnn_graph_output(WebnnGraph* graph, size_t index, const char** out_name,
                                             WebnnOperandDescriptor* out_descriptor);

@@ -180,7 +180,9 @@ class MLContext {
 
   // Compiles an IR graph (for example one loaded from a graph file) for this context.
   MLGraph build_graph(std::shared_ptr<const Graph> graph);
-  // Convenience: writes `inputs`, runs `graph` and reads every output, on the same timeline.
+  // Convenience: writes `inputs`, runs `graph` and reads every output, on the same timeline. An
+  // input not in `inputs` runs on its default value where the graph has one (an imported ONNX
+  // model's initializer of that input's name: Graph::input_defaults); dispatch() needs every input.
   NamedHostTensors compute(const MLGraph& graph, const NamedHostTensors& inputs);
   // The backend this context runs on ("reference", ...).
   std::string backend_name() const;

@@ -196,12 +196,16 @@ class MLGraph:
         path: str | PathLike[str],
         manifest_path: str | PathLike[str] | None = None,
         weights_path: str | PathLike[str] | None = None,
+        *,
+        onnx_memory_budget: int | None = None,
     ) -> MLGraph: ...
 
 def load(
     path: str | PathLike[str],
     manifest_path: str | PathLike[str] | None = None,
     weights_path: str | PathLike[str] | None = None,
+    *,
+    onnx_memory_budget: int | None = None,
 ) -> MLGraph:
     """Loads a webnn-graph file (.json or .webnn) or an ONNX model (.onnx); the graph runs on any context."""
 

@@ -599,6 +599,22 @@ WebnnStatus webnn_graph_input(WebnnGraph* graph, size_t index, const char** out_
                               WebnnOperandDescriptor* out_descriptor) {
   return graph_named("webnn_graph_input", graph, true, index, out_name, out_descriptor);
 }
+WebnnStatus webnn_graph_input_default(WebnnGraph* graph, size_t index, const void** out_data, size_t* out_byte_length) {
+  static constexpr const char* kFn = "webnn_graph_input_default";
+  return guard(kFn, [&] {
+    WebnnGraph& g = handle_arg(graph, kFn, "graph");
+    capi::require(out_data != nullptr, kFn, "out_data", "is NULL");
+    capi::require(out_byte_length != nullptr, kFn, "out_byte_length", "is NULL");
+    if (index >= g.inputs.size())
+      fail(ErrorKind::kTypeError, "index",
+           std::to_string(index) + " is out of range (the graph has " + std::to_string(g.inputs.size()) + ")");
+    const auto& defaults = g.graph.ir()->input_defaults;
+    auto it = defaults.find(g.inputs[index].name);
+    *out_data = it == defaults.end() ? nullptr : it->second.data.get();
+    *out_byte_length = it == defaults.end() ? 0 : it->second.size;
+  });
+}
+
 WebnnStatus webnn_graph_output_count(WebnnGraph* graph, size_t* out) {
   return graph_count("webnn_graph_output_count", graph, false, out);
 }

@@ -1,8 +1,10 @@
 // Reading whole files without blocking, writing sets of files atomically (temporary files renamed
 // into place together), and the one mapping from output names to file names.
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -11,9 +13,11 @@
 #include <climits>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <set>
+#include <vector>
 
 #include "formats/internal.hpp"
 
@@ -36,6 +40,100 @@ int open_regular_file(const std::string& path, const std::string& what) {
     fail(path + ": cannot read " + what + ": " + std::strerror(err));
   }
   return fd;
+}
+
+namespace {
+
+// A regular file opened with O_NONBLOCK becomes a blocking one; anything else is refused (closed).
+int checked_regular(int fd, const std::string& what) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(what + " is not a regular file");
+  }
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+    int err = errno;
+    ::close(fd);
+    fail(what + ": cannot read: " + std::strerror(err));
+  }
+  return fd;
+}
+
+[[noreturn]] void fail_beneath(const std::string& what, int err) {
+  if (err == EXDEV || err == ELOOP) fail(what + " leaves the model's directory (through a symbolic link or \"..\")");
+  fail(what + ": cannot open: " + std::strerror(err));
+}
+
+// openat2 with RESOLVE_BENEATH: the kernel refuses any step of the resolution that leaves dirfd
+// (an absolute path, "..", a symbolic link pointing out); links that stay inside are followed.
+// Returns -1 with errno ENOSYS where the kernel lacks openat2.
+int openat2_beneath(int dirfd, const std::string& relative) {
+  open_how how{};
+  how.flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  long fd;
+  do {
+    fd = ::syscall(SYS_openat2, dirfd, relative.c_str(), &how, sizeof(how));
+  } while (fd < 0 && errno == EINTR);
+  return int(fd);
+}
+
+// Without openat2: realpath() resolves every link, the result must lie inside the directory's own
+// real path, and that resolved path is then opened one component at a time with O_NOFOLLOW, so no
+// link swapped in after the check is followed either.
+int open_beneath_nofollow(const std::string& dir, const std::string& relative, const std::string& what) {
+  char* real_dir = ::realpath(dir.c_str(), nullptr);
+  if (!real_dir) fail_beneath(what, errno);
+  const std::string root = real_dir;
+  std::free(real_dir);
+  char* real_file = ::realpath((root + "/" + relative).c_str(), nullptr);
+  if (!real_file) fail_beneath(what, errno);
+  const std::string target = real_file;
+  std::free(real_file);
+  const std::string prefix = root == "/" ? root : root + "/";
+  if (target.compare(0, prefix.size(), prefix) != 0 || target.size() == prefix.size()) fail_beneath(what, EXDEV);
+  std::vector<std::string> parts;
+  for (size_t at = prefix.size(); at <= target.size();) {
+    size_t end = target.find('/', at);
+    if (end == std::string::npos) end = target.size();
+    parts.push_back(target.substr(at, end - at));
+    at = end + 1;
+  }
+  int fd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail_beneath(what, errno);
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const bool last = i + 1 == parts.size();
+    const int flags =
+        last ? O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW : O_PATH | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW;
+    int next = ::openat(fd, parts[i].c_str(), flags);
+    int err = errno;
+    ::close(fd);
+    // A component that is a link now: O_NOFOLLOW gives ELOOP (the file) or ENOTDIR (a directory).
+    if (next < 0) fail_beneath(what, err == ENOTDIR ? ELOOP : err);
+    fd = next;
+  }
+  return fd;
+}
+
+}  // namespace
+
+int open_beneath(const std::string& dir, const std::string& relative, const std::string& what, bool use_openat2) {
+  // An absolute path or a ".." component is refused as such on both paths (openat2 would refuse
+  // it too, but realpath() would resolve it first and report a missing file instead).
+  if (relative.empty() || relative[0] == '/') fail_beneath(what, EXDEV);
+  for (const auto& part : std::filesystem::path(relative))
+    if (part == "..") fail_beneath(what, EXDEV);
+  if (use_openat2) {
+    int dirfd = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) fail(what + ": cannot open the model's directory " + dir + ": " + std::strerror(errno));
+    int fd = openat2_beneath(dirfd, relative);
+    int err = errno;
+    ::close(dirfd);
+    if (fd >= 0) return checked_regular(fd, what);
+    if (err != ENOSYS) fail_beneath(what, err);
+  }
+  return checked_regular(open_beneath_nofollow(dir, relative, what), what);
 }
 
 std::string read_file(const std::string& path, const std::string& what) {

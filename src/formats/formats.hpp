@@ -83,6 +83,8 @@ struct LoadOptions {
   // contents of .npy files (inputs the model uses as shapes, axes or indices).
   std::map<std::string, uint32_t> dims;
   std::map<std::string, std::string> freeze;
+  // The ONNX importer's memory budget in bytes (OnnxImportOptions::memory_budget; default 1 GiB).
+  std::optional<uint64_t> onnx_memory_budget;
 };
 
 // Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX

@@ -95,6 +95,7 @@ std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptio
     OnnxImportOptions onnx;
     onnx.dims = options.dims;
     for (const auto& [name, file] : options.freeze) onnx.frozen[name] = read_npy(file);
+    if (options.onnx_memory_budget) onnx.memory_budget = *options.onnx_memory_budget;
     return import_onnx(path, onnx);
   }
   std::string text = read_file(path, "graph file");

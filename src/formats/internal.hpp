@@ -142,6 +142,13 @@ std::vector<EncodedOption> encode_attributes(const Operation& op, const std::fun
 // Opens a regular file for reading (never blocking on a FIFO or device); DataError otherwise.
 // `what` names the file's role in errors ("weights file").
 int open_regular_file(const std::string& path, const std::string& what);
+// Opens the regular file `relative` inside `dir` for reading without leaving `dir`: an absolute
+// path, "..", or a symbolic link that resolves outside it is refused (openat2 with
+// RESOLVE_BENEATH; links that stay inside are followed). Where the kernel lacks openat2 (ENOSYS),
+// or with `use_openat2` false (tests), the path realpath() resolves must lie inside dir's real
+// path and is opened one component at a time with O_NOFOLLOW. DataError starting with `what`
+// otherwise. Never blocks (as open_regular_file).
+int open_beneath(const std::string& dir, const std::string& relative, const std::string& what, bool use_openat2 = true);
 // Writes files atomically as a set: each to a temporary file beside it, then all renamed into place
 // once every one is complete. On failure nothing is left renamed (files that existed before are
 // restored) and the temporaries are removed; remove_pending_temporaries() removes them on a signal.

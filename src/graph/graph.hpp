@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
@@ -104,6 +105,14 @@ struct Graph {
   std::vector<NamedOperand> inputs;
   std::vector<NamedOperand> outputs;
   std::vector<BufferRef> constants;
+  // Imported models (docs/onnx.md, "Inputs with a default value"): inputs that have a default
+  // value, the bytes of their descriptor. dispatch() needs every input; the convenience paths
+  // (MLContext::compute, the CLI's run and bench, Python's compute) use the default of an input
+  // they are not given. Graph files do not store defaults.
+  std::map<std::string, BufferRef> input_defaults;
+  // Inputs of the source model that are constants in this graph, and why (frozen by the caller, or
+  // to their default because the model needs their value when the graph is built).
+  std::map<std::string, std::string> frozen_inputs;
 
   const OperandDescriptor& desc(OperandId id) const { return operands[id].desc; }
   const BufferRef& constant_data(OperandId id) const { return constants[operands[id].constant_index]; }

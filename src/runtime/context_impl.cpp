@@ -599,8 +599,12 @@ NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTenso
     type_error_if(g->context_id != this, "compute: the graph belongs to another context");
     if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "compute: the graph is destroyed");
     if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "compute: the context is lost");
+    // An input the caller does not give runs on its default value, where the graph has one (an
+    // imported ONNX model's initializer of that name); dispatch() has no such convenience.
+    const auto& defaults = g->ir->input_defaults;
     for (const auto& [name, desc] : g->input_descriptors) {
       auto it = inputs.find(name);
+      if (it == inputs.end() && defaults.count(name)) continue;
       type_error_if(it == inputs.end(), "compute: input " + quoted(name) + " (" + desc.to_string() + ") is missing");
       type_error_if(it->second.desc != desc, "compute: input " + quoted(name) + " is " + it->second.desc.to_string() +
                                                  " but the graph expects " + desc.to_string());
@@ -615,7 +619,10 @@ NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTenso
     // The step reads the caller's bytes in place: this call waits until the step has run or been
     // aborted, so they outlive every use.
     std::vector<const std::byte*> in_ptrs;
-    for (const NamedOperand& named : g->ir->inputs) in_ptrs.push_back(inputs.at(named.name).data.data());
+    for (const NamedOperand& named : g->ir->inputs) {
+      auto it = inputs.find(named.name);
+      in_ptrs.push_back(it != inputs.end() ? it->second.data.data() : defaults.at(named.name).data.get());
+    }
     enqueue_locked(
         [self = shared_from_this(), g, promise, in_ptrs = std::move(in_ptrs)] {
           try {

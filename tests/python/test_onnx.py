@@ -1,6 +1,8 @@
 """context.convert_to_onnx(): the ONNX export from Python. The file is what the C++ exporter
 writes (docs/onnx.md); when node and onnxruntime-node are installed (scripts/setup.sh), the model
-also runs in ONNX Runtime through tools/ort/ort_run.mjs and matches context.compute()."""
+also runs in ONNX Runtime through tools/ort/ort_run.mjs and matches context.compute().
+webnn.load() of ONNX models: inputs with a default value, the import's memory budget, external
+data that must stay in the model's directory (issue 27)."""
 import shutil
 import subprocess
 
@@ -71,3 +73,59 @@ def test_runs_in_onnx_runtime_like_the_reference(context, tmp_path):
         got = np.load(tmp_path / "out" / f"{name}.npy")
         assert got.dtype == value.dtype and got.shape == value.shape
         np.testing.assert_allclose(got, value, rtol=1e-6)
+
+
+# ---- webnn.load() of ONNX models (issue 27) ----
+
+def onnx_model(path, nodes, inputs, outputs, initializers=()):
+    onnx = pytest.importorskip("onnx")
+    from onnx import helper
+    graph = helper.make_graph(nodes, "g", inputs, outputs, list(initializers))
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    path.write_bytes(model.SerializeToString())  # onnx.save() would write external data files
+    return str(path)
+
+
+def test_an_onnx_input_with_a_default_runs_on_it_unless_given(context, tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    f = TensorProto.FLOAT
+    path = onnx_model(tmp_path / "m.onnx", [helper.make_node("Add", ["x", "w"], ["y"])],
+                      [helper.make_tensor_value_info("x", f, [2]), helper.make_tensor_value_info("w", f, [2])],
+                      [helper.make_tensor_value_info("y", f, [2])],
+                      [numpy_helper.from_array(np.array([10, 20], np.float32), "w")])
+    g = webnn.load(path)
+    assert g.input_names == ["x", "w"]
+    x = np.array([1, 2], np.float32)
+    np.testing.assert_array_equal(context.compute(g, {"x": x})["y"], [11, 22])
+    np.testing.assert_array_equal(context.compute(g, {"x": x, "w": np.array([100, 200], np.float32)})["y"], [101, 202])
+    with pytest.raises(TypeError, match='input "x"'):
+        context.compute(g, {"w": x})
+
+
+def test_the_onnx_memory_budget_is_an_option_of_load(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    nodes = [helper.make_node("Neg", ["c"], [f"n{i}"], name=f"neg{i}") for i in range(20)]
+    outputs = [helper.make_tensor_value_info(f"n{i}", TensorProto.INT64, [65536]) for i in range(20)]
+    path = onnx_model(tmp_path / "m.onnx", nodes, [], outputs,
+                      [numpy_helper.from_array(np.arange(65536, dtype=np.int64), "c")])
+    assert len(webnn.load(path).output_names) == 20
+    with pytest.raises(webnn.NotSupportedError, match=r"\(Neg\).*its memory budget is 4194304 bytes"):
+        webnn.load(path, onnx_memory_budget=4 << 20)
+
+
+def test_onnx_external_data_through_a_symlink_is_refused(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    (tmp_path / "linkdir").symlink_to("/etc")
+    w = TensorProto(name="w", data_type=TensorProto.UINT8, dims=[16])
+    w.data_location = TensorProto.EXTERNAL
+    w.external_data.add(key="location", value="linkdir/passwd")
+    u8 = TensorProto.UINT8
+    path = onnx_model(tmp_path / "m.onnx", [helper.make_node("Add", ["x", "w"], ["y"])],
+                      [helper.make_tensor_value_info("x", u8, [16])], [helper.make_tensor_value_info("y", u8, [16])],
+                      [w])
+    with pytest.raises(webnn.DataError, match='initializer "w": external data "linkdir/passwd" leaves'):
+        webnn.load(path)

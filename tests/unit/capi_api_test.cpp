@@ -12,6 +12,7 @@
 #include <mutex>
 
 #include "capi/capi_util.hpp"
+#include "unit/onnx_test_model.hpp"
 
 namespace {
 
@@ -429,6 +430,58 @@ TEST(CapiApi, LoadGraphFileBuildsOnTheContext) {
                  {"webnn_context_load_graph", "/nonexistent/graph.json"});
   EXPECT_EQ(missing.g, nullptr);
   std::remove(path.c_str());
+}
+
+// An ONNX model's input with a default value (an initializer of its name): the C ABI hands out its
+// bytes, which the caller writes into the input's tensor; dispatch still needs every input.
+TEST(CapiApi, AnOnnxInputsDefaultValueIsGivenOut) {
+  webnn::formats::testing::OnnxModel m;
+  m.input("x", webnn::formats::testing::kOnnxFloat, {2});
+  m.input("w", webnn::formats::testing::kOnnxFloat, {2});
+  m.floats("w", {2}, {10, 20});
+  m.node("Add", {"x", "w"}, {"y"});
+  m.output("y");
+  const std::string path = ::testing::TempDir() + "capi_input_default.onnx";
+  {
+    std::ofstream f(path, std::ios::binary);
+    f << m.bytes();
+  }
+  Context c;
+  Graph g;
+  WEBNN_OK(webnn_context_load_graph(c, path.c_str(), &g.g));
+  std::remove(path.c_str());
+  size_t n = 0;
+  WEBNN_OK(webnn_graph_input_count(g, &n));
+  ASSERT_EQ(n, 2u);
+  const void* data = nullptr;
+  size_t size = 1;
+  const char* name = nullptr;
+  WEBNN_OK(webnn_graph_input(g, 0, &name, nullptr));  // name order: w, x
+  EXPECT_STREQ(name, "w");
+  WEBNN_OK(webnn_graph_input_default(g, 0, &data, &size));
+  ASSERT_NE(data, nullptr);
+  ASSERT_EQ(size, 8u);
+  EXPECT_EQ(static_cast<const float*>(data)[1], 20.0f);
+  WEBNN_OK(webnn_graph_input_default(g, 1, &data, &size));
+  EXPECT_EQ(data, nullptr);
+  EXPECT_EQ(size, 0u);
+  expect_failure(webnn_graph_input_default(g, 2, &data, &size), WEBNN_STATUS_TYPE_ERROR, {"index", "out of range"});
+  expect_failure(webnn_graph_input_default(g, 0, nullptr, &size), WEBNN_STATUS_TYPE_ERROR, {"out_data"});
+
+  const std::vector<uint32_t> s{2};
+  Tensor wt(c, WEBNN_DATA_TYPE_FLOAT32, s, false, true), xt(c, WEBNN_DATA_TYPE_FLOAT32, s, false, true),
+      yt(c, WEBNN_DATA_TYPE_FLOAT32, s, true, false);
+  WEBNN_OK(webnn_graph_input_default(g, 0, &data, &size));
+  WEBNN_OK(webnn_context_write_tensor(c, wt, data, size));
+  const float in[2] = {1, 2};
+  WEBNN_OK(webnn_context_write_tensor(c, xt, in, sizeof(in)));
+  WebnnNamedTensor ins[2] = {{"w", wt}, {"x", xt}}, out{"y", yt};
+  expect_failure(webnn_context_dispatch(c, g, &ins[1], 1, &out, 1), WEBNN_STATUS_TYPE_ERROR, {"w"});
+  WEBNN_OK(webnn_context_dispatch(c, g, ins, 2, &out, 1));
+  float y[2] = {};
+  WEBNN_OK(webnn_context_read_tensor(c, yt, y, sizeof(y)));
+  EXPECT_EQ(y[0], 11.0f);
+  EXPECT_EQ(y[1], 22.0f);
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "formats/onnx/import.hpp"
 #include "formats_test_util.hpp"
 #include "graph/graph_builder.hpp"
+#include "onnx_test_model.hpp"
 
 namespace webnn::formats {
 namespace {
@@ -23,69 +24,7 @@ using testing::TempDir;
 
 // ---- Building ONNX models ----
 
-struct Model {
-  onnx::ModelProto m;
-  onnx::GraphProto* g;
-  explicit Model(int opset = 17) {
-    m.set_ir_version(8);
-    auto* o = m.add_opset_import();
-    o->set_domain("");
-    o->set_version(opset);
-    g = m.mutable_graph();
-    g->set_name("test");
-  }
-  // dims: a negative value is the symbolic dimension "N".
-  void input(const std::string& name, int32_t type, const std::vector<int64_t>& dims) {
-    auto* vi = g->add_input();
-    vi->set_name(name);
-    auto* tt = vi->mutable_type()->mutable_tensor_type();
-    tt->set_elem_type(type);
-    auto* shape = tt->mutable_shape();
-    for (int64_t d : dims) {
-      if (d < 0)
-        shape->add_dim()->set_dim_param("N");
-      else
-        shape->add_dim()->set_dim_value(d);
-    }
-  }
-  void output(const std::string& name) { g->add_output()->set_name(name); }
-  onnx::NodeProto* node(const std::string& op, const std::vector<std::string>& ins,
-                        const std::vector<std::string>& outs, const std::string& name = {}) {
-    auto* n = g->add_node();
-    n->set_op_type(op);
-    n->set_name(name);
-    for (const auto& i : ins) n->add_input(i);
-    for (const auto& o : outs) n->add_output(o);
-    return n;
-  }
-  onnx::TensorProto* int64s(const std::string& name, const std::vector<int64_t>& v) {
-    auto* t = g->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::INT64);
-    t->add_dims(int64_t(v.size()));
-    for (int64_t x : v) t->add_int64_data(x);
-    return t;
-  }
-  onnx::TensorProto* floats(const std::string& name, const std::vector<int64_t>& dims, const std::vector<float>& v) {
-    auto* t = g->add_initializer();
-    t->set_name(name);
-    t->set_data_type(onnx::TensorProto::FLOAT);
-    for (int64_t d : dims) t->add_dims(d);
-    for (float x : v) t->add_float_data(x);
-    return t;
-  }
-  std::string bytes() const { return m.SerializeAsString(); }
-  std::shared_ptr<const Graph> import(const OnnxImportOptions& options = {}, const std::string& dir = {}) const {
-    return import_onnx_bytes(bytes(), dir, "test.onnx", options);
-  }
-};
-
-void attr_i(onnx::NodeProto* n, const std::string& name, int64_t v) {
-  auto* a = n->add_attribute();
-  a->set_name(name);
-  a->set_type(onnx::AttributeProto::INT);
-  a->set_i(v);
-}
+using Model = testing::OnnxModel;
 
 std::vector<OpKind> kinds(const Graph& g) {
   std::vector<OpKind> out;

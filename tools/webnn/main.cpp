@@ -45,8 +45,11 @@ std::pair<std::string, std::string> split_assignment(const std::string& spec, co
   return {std::move(name), spec.substr(eq + 1)};
 }
 
-// NAME=VALUE options of --dim (a dimension) and --freeze (an .npy file) into g_load.
-void parse_load_options(const std::vector<std::string>& dims, const std::vector<std::string>& freezes) {
+// NAME=VALUE options of --dim (a dimension) and --freeze (an .npy file), and the ONNX importer's
+// memory budget, into g_load.
+void parse_load_options(const std::vector<std::string>& dims, const std::vector<std::string>& freezes,
+                        uint64_t onnx_memory_budget) {
+  if (onnx_memory_budget) g_load.onnx_memory_budget = onnx_memory_budget;
   std::set<std::string> seen_dims, seen_freezes;
   for (const std::string& d : dims) {
     auto [name, value] = split_assignment(d, "--dim", seen_dims);
@@ -89,8 +92,14 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
   for (const std::string& spec : specs) {
     auto [name, path] = split_assignment(spec, "--input", seen);
     auto it = graph.input_descriptors().find(name);
-    if (it == graph.input_descriptors().end())
+    if (it == graph.input_descriptors().end()) {
+      // An ONNX model's input the import made a constant says why.
+      auto frozen = graph.ir()->frozen_inputs.find(name);
+      if (frozen != graph.ir()->frozen_inputs.end())
+        throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the model's input " + quote(name) +
+                                               " is a constant of the imported graph: " + frozen->second);
       throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the graph has no input of that name");
+    }
     formats::NpyArray array = formats::read_npy(path);
     if (!(array.desc == it->second))
       throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + quote(name) +
@@ -114,7 +123,12 @@ int cmd_info(const std::string& path, const CommonOptions& common, bool placemen
   std::cout << "graph: " << (ir->name.empty() ? std::filesystem::path(path).stem().string() : ir->name) << "\n";
   std::cout << "inputs:\n";
   for (const NamedOperand& in : ir->inputs)
-    std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string() << "\n";
+    std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string()
+              << (ir->input_defaults.count(in.name) ? " (has a default value)" : "") << "\n";
+  if (!ir->frozen_inputs.empty()) {
+    std::cout << "frozen inputs:\n";
+    for (const auto& [name, why] : ir->frozen_inputs) std::cout << "  " << name << ": " << why << "\n";
+  }
   std::cout << "outputs:\n";
   for (const NamedOperand& out : ir->outputs)
     std::cout << "  " << out.name << ": " << ir->desc(out.operand).to_string() << "\n";
@@ -145,8 +159,9 @@ int cmd_run(const std::string& path, const std::vector<std::string>& input_specs
   MLContext context = make_context(common);
   MLGraph graph = context.build_graph(ir);
   NamedHostTensors inputs = read_inputs(input_specs, graph);
+  // An input not given runs on its default value, where it has one (compute() uses it).
   for (const auto& [name, desc] : graph.input_descriptors())
-    if (!inputs.count(name))
+    if (!inputs.count(name) && !ir->input_defaults.count(name))
       throw_error(ErrorKind::kTypeError,
                   "missing input " + name + " (" + desc.to_string() + "): pass --input " + name + "=FILE.npy");
   NamedHostTensors outputs = context.compute(graph, inputs);
@@ -185,7 +200,7 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   NamedHostTensors inputs = read_inputs(input_specs, graph);
   std::mt19937 rng(42);
   for (const auto& [name, desc] : graph.input_descriptors())
-    if (!inputs.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
+    if (!inputs.count(name) && !ir->input_defaults.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
   t0 = Clock::now();
   context.compute(graph, inputs);
   std::printf("first_run_ms=%.3f\n", ms_since(t0));
@@ -275,10 +290,16 @@ int main(int argc, char** argv) {
 
   std::string graph_path, out_dir, to, out_path, filter;
   std::vector<std::string> inputs, dims, freezes;
+  uint64_t onnx_memory_budget = 0;  // 0: not given, the importer's default
   // Every command that loads a graph: bindings for ONNX models (docs/onnx.md, "Import").
   auto add_load = [&](CLI::App* cmd) {
     cmd->add_option("--dim", dims, "NAME=VALUE: an ONNX model's symbolic dimension (repeat)");
     cmd->add_option("--freeze", freezes, "NAME=FILE.npy: an ONNX model's input frozen to a constant (repeat)");
+    cmd->add_option("--onnx-memory-budget", onnx_memory_budget,
+                    "bytes of folded and materialised values an ONNX import may hold (default 1 GiB; docs/onnx.md, "
+                    "\"Memory\"); suffixes KiB, MiB, GiB")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::PositiveNumber);
   };
   int iterations = 20, warmup = 3;
   bool verbose = false;
@@ -356,7 +377,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
-    parse_load_options(dims, freezes);
+    parse_load_options(dims, freezes, onnx_memory_budget);
     if (*info) return cmd_info(graph_path, common, !common.backend.empty() || !common.remote.empty());
     if (*serve) {
       // Workers wait for work asleep, not spinning (docs/service.md): libgomp reads the policy

@@ -3,12 +3,19 @@
 #include "formats/onnx/import.hpp"
 
 #include <fp16.h>
+#include <onnx/defs/schema.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 #include "formats/internal.hpp"
 #include "formats/onnx/import_internal.hpp"
@@ -36,9 +43,51 @@ T get(const BufferRef& data, size_t i) {
   return v;
 }
 
-// Reads a tensor's bytes from its external data file, inside `base_dir` only.
-std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, uint64_t expected,
-                                     const std::string& what) {
+// Narrows a typed field's value to T, refusing values outside T's range (a value stored in a wider
+// field must fit its element type; nothing wraps). `type_name` names the element type.
+template <class T, class V>
+T narrowed(V v, uint64_t i, const char* type_name, const std::string& what) {
+  if constexpr (!std::is_floating_point_v<T>) {
+    if (!std::in_range<T>(v))
+      data_error(what + ": value " + std::to_string(v) + " at index " + std::to_string(i) +
+                 " is outside the range of " + type_name + " [" + std::to_string(std::numeric_limits<T>::min()) + ", " +
+                 std::to_string(std::numeric_limits<T>::max()) + "]");
+  }
+  return static_cast<T>(v);
+}
+
+// A typed field's `count` values as T, little-endian, each checked to fit T. The value count is
+// checked before anything is allocated: a shape alone must not make the importer allocate
+// gigabytes.
+template <class T, class Field>
+std::vector<std::byte> typed_values(const Field& field, uint64_t count, const char* type_name,
+                                    const std::string& what) {
+  if (uint64_t(field.size()) != count)
+    data_error(what + ": holds " + std::to_string(field.size()) + " values but its shape needs " +
+               std::to_string(count));
+  std::vector<std::byte> out(count * sizeof(T));
+  for (uint64_t i = 0; i < count; ++i) put<T>(out, i, narrowed<T>(field.Get(int(i)), i, type_name, what));
+  return out;
+}
+
+// ONNX bool in int32_data: any nonzero value is true (a cast to bool, not a wrap to uint8).
+std::vector<std::byte> bool_values(const google::protobuf::RepeatedField<int32_t>& field, uint64_t count,
+                                   const std::string& what) {
+  if (uint64_t(field.size()) != count)
+    data_error(what + ": holds " + std::to_string(field.size()) + " values but its shape needs " +
+               std::to_string(count));
+  std::vector<std::byte> out(count);
+  for (uint64_t i = 0; i < count; ++i) out[i] = field.Get(int(i)) != 0 ? std::byte{1} : std::byte{0};
+  return out;
+}
+
+}  // namespace
+
+// ---- External data ----
+
+ExternalData::ExternalData(std::string dir) : dir_(std::move(dir)) {}
+
+std::vector<std::byte> ExternalData::read(const TP& t, uint64_t expected, const std::string& what) {
   std::string location;
   uint64_t offset = 0;
   std::optional<uint64_t> length;
@@ -47,8 +96,11 @@ std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, u
       char* end = nullptr;
       errno = 0;
       unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-      if (s.empty() || *end != '\0' || errno != 0 || s[0] == '-')
-        data_error(what + ": external data " + kv.key() + " \"" + s + "\" is not a byte count");
+      if (s.empty() || *end != '\0' || errno != 0 || s[0] == '-') {
+        std::string message = what;
+        message += ": external data " + kv.key() + " \"" + s + "\" is not a byte count";
+        data_error(message);
+      }
       return static_cast<uint64_t>(v);
     };
     if (kv.key() == "location")
@@ -59,40 +111,54 @@ std::vector<std::byte> read_external(const TP& t, const std::string& base_dir, u
       length = number(kv.value());
   }
   if (location.empty()) data_error(what + ": external data without a location");
+  const std::string where = what + ": external data \"" + location + "\"";
   std::filesystem::path rel(location);
-  if (rel.is_absolute()) data_error(what + ": external data location \"" + location + "\" is an absolute path");
+  if (rel.is_absolute()) data_error(where + " is an absolute path");
   for (const auto& part : rel)
-    if (part == "..") data_error(what + ": external data location \"" + location + "\" leaves the model's directory");
-  if (base_dir.empty())
-    data_error(what + ": external data \"" + location + "\" but the model was not read from a file");
-  std::string path = (std::filesystem::path(base_dir) / rel).string();
-  std::string bytes = read_file(path);
+    if (part == "..") data_error(where + " leaves the model's directory");
+  if (dir_.empty()) data_error(where + " but the model was not read from a file");
   if (length && *length != expected)
     data_error(what + ": external data length " + std::to_string(*length) + " but the tensor needs " +
                std::to_string(expected) + " bytes");
-  if (offset > bytes.size() || bytes.size() - offset < expected)
-    data_error(what + ": external data " + path + " holds " + std::to_string(bytes.size()) + " bytes, offset " +
-               std::to_string(offset) + " + " + std::to_string(expected) + " bytes is past its end");
+  const int fd = open_beneath(dir_, location, where);
+  struct stat st {};
+  ::fstat(fd, &st);
+  const uint64_t size = uint64_t(st.st_size);
+  if (offset > size || size - offset < expected) {
+    ::close(fd);
+    data_error(where + " holds " + std::to_string(size) + " bytes, offset " + std::to_string(offset) + " + " +
+               std::to_string(expected) + " bytes is past its end");
+  }
+  // Each byte of a file goes to one tensor at most: many tensors over one range would make a small
+  // model read (and hold) a large file many times over.
+  if (expected) {
+    std::map<uint64_t, uint64_t>& ranges = ranges_[{uint64_t(st.st_dev), uint64_t(st.st_ino)}];
+    auto next = ranges.lower_bound(offset + expected);
+    if (next != ranges.begin() && std::prev(next)->second > offset) {
+      ::close(fd);
+      data_error(where + ": bytes " + std::to_string(offset) + " to " + std::to_string(offset + expected) +
+                 " overlap another tensor's external data");
+    }
+    ranges.emplace(offset, offset + expected);
+  }
   std::vector<std::byte> out(expected);
-  if (expected) std::memcpy(out.data(), bytes.data() + offset, expected);  // empty: data() may be null
+  for (uint64_t done = 0; done < expected;) {
+    ssize_t n = ::pread(fd, out.data() + done, expected - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      int err = errno;
+      ::close(fd);
+      data_error(where + ": read failed: " + (n == 0 ? std::string("the file shrank") : std::strerror(err)));
+    }
+    done += uint64_t(n);
+  }
+  ::close(fd);
   return out;
 }
 
-// A typed field's `count` values as T, little-endian. The value count is checked before anything
-// is allocated: a shape alone must not make the importer allocate gigabytes.
-template <class T, class Field>
-std::vector<std::byte> typed_values(const Field& field, uint64_t count, const std::string& what) {
-  if (uint64_t(field.size()) != count)
-    data_error(what + ": holds " + std::to_string(field.size()) + " values but its shape needs " +
-               std::to_string(count));
-  std::vector<std::byte> out(count * sizeof(T));
-  for (uint64_t i = 0; i < count; ++i) put<T>(out, i, static_cast<T>(field.Get(int(i))));
-  return out;
-}
+// ---- Tensors ----
 
-}  // namespace
-
-Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::string& what) {
+Decoded decode_tensor(const TP& t, ExternalData* external, const std::string& what) {
   Decoded d;
   std::string type_name;
   auto type = webnn_type(t.data_type(), &d.is_bool, &type_name);
@@ -112,7 +178,8 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
   uint64_t bytes = count * esize;
   std::vector<std::byte> out;
   if (t.data_location() == TP::EXTERNAL) {
-    out = read_external(t, base_dir, bytes, what);
+    if (!external) data_error(what + ": external data, but the tensor is not read with a model's directory");
+    out = external->read(t, bytes, what);
   } else if (t.has_raw_data()) {
     if (t.raw_data().size() != bytes)
       data_error(what + ": raw_data holds " + std::to_string(t.raw_data().size()) + " bytes but " + d.desc.to_string() +
@@ -120,33 +187,35 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
     out.resize(bytes);
     if (bytes) std::memcpy(out.data(), t.raw_data().data(), bytes);  // an empty vector's data() may be null
   } else {
-    // The values of a type are in one repeated field (float16 and the small integers in int32_data,
-    // uint32 in uint64_data), each read as T.
+    // The values of a type are in one repeated field (float16 bit patterns and the small integers
+    // in int32_data, uint32 in uint64_data), each checked to fit the type and stored as it.
     switch (t.data_type()) {
       case TP::FLOAT:
-        out = typed_values<float>(t.float_data(), count, what);
+        out = typed_values<float>(t.float_data(), count, "float32", what);
         break;
       case TP::FLOAT16:
-        out = typed_values<uint16_t>(t.int32_data(), count, what);
+        out = typed_values<uint16_t>(t.int32_data(), count, "float16 bit patterns", what);
         break;
       case TP::INT32:
-        out = typed_values<int32_t>(t.int32_data(), count, what);
+        out = typed_values<int32_t>(t.int32_data(), count, "int32", what);
         break;
       case TP::INT8:
-        out = typed_values<int8_t>(t.int32_data(), count, what);
+        out = typed_values<int8_t>(t.int32_data(), count, "int8", what);
         break;
       case TP::UINT8:
+        out = typed_values<uint8_t>(t.int32_data(), count, "uint8", what);
+        break;
       case TP::BOOL:
-        out = typed_values<uint8_t>(t.int32_data(), count, what);
+        out = bool_values(t.int32_data(), count, what);
         break;
       case TP::INT64:
-        out = typed_values<int64_t>(t.int64_data(), count, what);
+        out = typed_values<int64_t>(t.int64_data(), count, "int64", what);
         break;
       case TP::UINT32:
-        out = typed_values<uint32_t>(t.uint64_data(), count, what);
+        out = typed_values<uint32_t>(t.uint64_data(), count, "uint32", what);
         break;
       case TP::UINT64:
-        out = typed_values<uint64_t>(t.uint64_data(), count, what);
+        out = typed_values<uint64_t>(t.uint64_data(), count, "uint64", what);
         break;
       default:  // webnn_type() refused every other type above
         not_supported(what + ": WebNN has no " + type_name + " data type");
@@ -160,8 +229,7 @@ Decoded decode_tensor(const TP& t, const std::string& base_dir, const std::strin
 
 // ---- Host tensors ----
 
-std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data) {
-  size_t n = static_cast<size_t>(*desc.element_count());
+int64_t host_int64_at(const OperandDescriptor& desc, const BufferRef& data, uint64_t i) {
   // A float outside int64 (or NaN) saturates: converting it would be undefined, and the value
   // only feeds folding and the builder's validation, which refuse it.
   const auto to_int64 = [](float f) -> int64_t {
@@ -170,35 +238,31 @@ std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef&
     if (f >= 9223372036854775808.0f) return std::numeric_limits<int64_t>::max();
     return static_cast<int64_t>(f);
   };
-  std::vector<int64_t> v(n);
-  for (size_t i = 0; i < n; ++i) {
-    switch (desc.data_type) {
-      case DataType::kFloat32:
-        v[i] = to_int64(get<float>(data, i));
-        break;
-      case DataType::kFloat16:
-        v[i] = to_int64(fp16_ieee_to_fp32_value(get<uint16_t>(data, i)));
-        break;
-      case DataType::kInt32:
-        v[i] = get<int32_t>(data, i);
-        break;
-      case DataType::kUint32:
-        v[i] = get<uint32_t>(data, i);
-        break;
-      case DataType::kInt64:
-        v[i] = get<int64_t>(data, i);
-        break;
-      case DataType::kUint64:
-        v[i] = static_cast<int64_t>(get<uint64_t>(data, i));
-        break;
-      case DataType::kInt8:
-        v[i] = get<int8_t>(data, i);
-        break;
-      case DataType::kUint8:
-        v[i] = get<uint8_t>(data, i);
-        break;
-    }
+  switch (desc.data_type) {
+    case DataType::kFloat32:
+      return to_int64(get<float>(data, i));
+    case DataType::kFloat16:
+      return to_int64(fp16_ieee_to_fp32_value(get<uint16_t>(data, i)));
+    case DataType::kInt32:
+      return get<int32_t>(data, i);
+    case DataType::kUint32:
+      return get<uint32_t>(data, i);
+    case DataType::kInt64:
+      return get<int64_t>(data, i);
+    case DataType::kUint64:
+      return static_cast<int64_t>(get<uint64_t>(data, i));
+    case DataType::kInt8:
+      return get<int8_t>(data, i);
+    case DataType::kUint8:
+      return get<uint8_t>(data, i);
   }
+  return 0;
+}
+
+std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data) {
+  size_t n = static_cast<size_t>(*desc.element_count());
+  std::vector<int64_t> v(n);
+  for (size_t i = 0; i < n; ++i) v[i] = host_int64_at(desc, data, i);
   return v;
 }
 
@@ -236,10 +300,10 @@ std::vector<double> host_doubles(const OperandDescriptor& desc, const BufferRef&
   return v;
 }
 
-BufferRef bytes_of_int64s(DataType type, const std::vector<int64_t>& values) {
-  std::vector<std::byte> out(values.size() * element_size(type));
-  for (size_t i = 0; i < values.size(); ++i) {
-    int64_t x = values[i];
+BufferRef bytes_of_int64s(DataType type, uint64_t count, const std::function<int64_t(uint64_t)>& at) {
+  std::vector<std::byte> out(count * element_size(type));
+  for (uint64_t i = 0; i < count; ++i) {
+    int64_t x = at(i);
     switch (type) {
       case DataType::kFloat32:
         put<float>(out, i, float(x));
@@ -270,6 +334,10 @@ BufferRef bytes_of_int64s(DataType type, const std::vector<int64_t>& values) {
   return BufferRef::adopt(std::move(out));
 }
 
+BufferRef bytes_of_int64s(DataType type, const std::vector<int64_t>& values) {
+  return bytes_of_int64s(type, values.size(), [&](uint64_t i) { return values[i]; });
+}
+
 BufferRef bytes_of_doubles(DataType type, const std::vector<double>& values) {
   if (!is_floating_point(type)) {
     std::vector<int64_t> ints(values.size());
@@ -290,28 +358,105 @@ BufferRef bytes_of_doubles(DataType type, const std::vector<double>& values) {
 
 const Value& Importer::value(const std::string& name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) data_error(origin_ + ": value \"" + name + "\" is used before it is defined");
+  // The node loop checks every input before lowering: a miss is the importer's own mistake.
+  if (it == values_.end()) data_error("ONNX import: " + origin_ + ": internal: value \"" + name + "\" is not defined");
   return it->second;
 }
 
-void Importer::define(const std::string& name, Value v) { values_[name] = std::move(v); }
+void Importer::define(const std::string& name, Value v, const std::string& where) {
+  if (v.data) hold(*v.data, where.empty() ? "ONNX import: " + origin_ + ": value \"" + name + "\"" : where);
+  auto [it, fresh] = values_.try_emplace(name);
+  if (!fresh && it->second.data) unhold(*it->second.data);
+  it->second = std::move(v);
+}
 
-OperandId Importer::operand_of(const std::string& name) {
+void Importer::release(const std::string& name) {
   auto it = values_.find(name);
-  if (it == values_.end()) data_error(origin_ + ": value \"" + name + "\" is used before it is defined");
+  if (it == values_.end()) return;
+  if (it->second.data) unhold(*it->second.data);
+  values_.erase(it);
+}
+
+OperandId Importer::operand_of(const std::string& name, const std::string& where) {
+  auto it = values_.find(name);
+  if (it == values_.end()) data_error(where + " is used before it is defined");
   Value& v = it->second;
-  if (!v.id && v.desc.element_count() == 0u)
-    throw_error(ErrorKind::kNotSupportedError, "\"" + name + "\" is an empty tensor (WebNN has no empty tensors)");
-  if (!v.id) v.id = b_.add_constant(v.desc, *v.data, name);
+  if (!v.id && v.desc.element_count() == 0u) not_supported(where + " is an empty tensor (WebNN has no empty tensors)");
+  if (!v.id) {
+    v.id = b_.add_constant(v.desc, *v.data, name);
+    keep_in_graph(*v.data, where);
+  }
   return *v.id;
+}
+
+void Importer::model_bytes(const BufferRef& data) {
+  if (data.size && data.data) held_.try_emplace(data.data.get(), Held{data.size, 0, false, false});
+}
+
+void Importer::reserve(uint64_t bytes, uint64_t scratch, const std::string& where, const std::string& what) const {
+  const uint64_t total = bytes + std::min(scratch, UINT64_MAX - bytes);
+  if (total <= budget_ && used_ <= budget_ - total) return;
+  not_supported(where + ": " + what + " needs " + std::to_string(bytes) + " bytes" +
+                (scratch ? " (and " + std::to_string(scratch) + " bytes of scratch space)" : std::string()) +
+                "; the import holds " + std::to_string(used_) +
+                " bytes of folded and materialised values, and its memory budget is " + std::to_string(budget_) +
+                " bytes (raise it with --onnx-memory-budget, OnnxImportOptions::memory_budget or webnn.load's "
+                "onnx_memory_budget)");
+}
+
+void Importer::charge(uint64_t bytes, const std::string& where, const std::string& what) {
+  reserve(bytes, 0, where, what);
+  used_ += bytes;
+  peak_ = std::max(peak_, used_);
+}
+
+void Importer::hold(const BufferRef& data, const std::string& where) {
+  if (!data.size || !data.data) return;
+  auto [it, fresh] = held_.try_emplace(data.data.get());
+  if (fresh) {
+    // Bytes the importer made (a folded value): they count until their last holder lets go.
+    try {
+      charge(data.size, where, "its value");
+    } catch (...) {
+      held_.erase(it);
+      throw;
+    }
+    it->second = Held{data.size, 0, true, false};
+  }
+  ++it->second.holders;
+}
+
+void Importer::unhold(const BufferRef& data) {
+  if (!data.size || !data.data) return;
+  auto it = held_.find(data.data.get());
+  if (it == held_.end() || --it->second.holders > 0 || it->second.in_graph) return;
+  if (it->second.counted) used_ -= it->second.bytes;
+  held_.erase(it);
+}
+
+void Importer::keep_in_graph(const BufferRef& data, const std::string& where) {
+  if (!data.size || !data.data) return;
+  auto [it, fresh] = held_.try_emplace(data.data.get());
+  if (fresh) {
+    try {
+      charge(data.size, where, "a constant");
+    } catch (...) {
+      held_.erase(it);
+      throw;
+    }
+    it->second = Held{data.size, 0, true, false};
+  }
+  it->second.in_graph = true;
 }
 
 // ---- NodeCtx ----
 
-std::string NodeCtx::where() const {
+std::string NodeCtx::label() const {
   std::string name = node.name().empty() ? (node.output_size() ? node.output(0) : std::string("?")) : node.name();
-  return "ONNX import: " + im.origin() + ": node \"" + name + "\" (" + node.op_type() + ")";
+  return "node \"" + name + "\" (" + node.op_type() + ")";
 }
+
+std::string NodeCtx::where() const { return "ONNX import: " + im.origin() + ": " + label(); }
 
 void NodeCtx::unsupported(const std::string& reason) const {
   throw_error(ErrorKind::kNotSupportedError, where() + ": " + reason);
@@ -320,12 +465,14 @@ void NodeCtx::invalid(const std::string& reason) const { throw_error(ErrorKind::
 
 const Value& NodeCtx::in(size_t i) const {
   if (!has_input(i)) invalid("input " + std::to_string(i) + " is missing");
-  return im.value(node.input(static_cast<int>(i)));
+  if (!im.has(input_name(i)))
+    invalid("input " + std::to_string(i) + " (\"" + input_name(i) + "\") is used before it is defined");
+  return im.value(input_name(i));
 }
 
 OperandId NodeCtx::operand(size_t i) const {
   if (!has_input(i)) invalid("input " + std::to_string(i) + " is missing");
-  return im.operand_of(node.input(static_cast<int>(i)));
+  return im.operand_of(input_name(i), where() + ": input " + std::to_string(i) + " (\"" + input_name(i) + "\")");
 }
 
 void NodeCtx::needs_const(size_t i, const std::string& what) const {
@@ -343,16 +490,32 @@ void NodeCtx::needs_const(size_t i, const std::string& what) const {
   throw_error(ErrorKind::kNotSupportedError, msg + "computed at run time (a shape only known at run time)");
 }
 
+namespace {
+
+// The bytes of input i when the graph is built: its value, or a graph input's default (which
+// freezes that input: import_model imports again with it frozen).
+const BufferRef& build_time_bytes(const NodeCtx& c, size_t i, const std::string& what) {
+  const Value& v = c.in(i);
+  if (v.data) return *v.data;
+  if (v.default_data) {
+    c.im.needs_default(v.graph_input, c.label() + " needs its value (" + what + ") when the graph is built");
+    return *v.default_data;
+  }
+  c.needs_const(i, what);
+}
+
+}  // namespace
+
 std::vector<int64_t> NodeCtx::const_ints(size_t i, const std::string& what) const {
   const Value& v = in(i);
-  if (!v.data) needs_const(i, what);
-  return host_int64s(v.desc, *v.data);
+  if (is_floating_point(v.desc.data_type))
+    invalid(what + " (input \"" + input_name(i) + "\") must be an integer tensor, it is " + v.desc.to_string());
+  return host_int64s(v.desc, build_time_bytes(*this, i, what));
 }
 
 std::vector<double> NodeCtx::const_doubles(size_t i, const std::string& what) const {
   const Value& v = in(i);
-  if (!v.data) needs_const(i, what);
-  return host_doubles(v.desc, *v.data);
+  return host_doubles(v.desc, build_time_bytes(*this, i, what));
 }
 
 const onnx::AttributeProto* NodeCtx::attr(std::string_view name) const {
@@ -441,7 +604,8 @@ void NodeCtx::set_const_out(size_t i, const OperandDescriptor& desc, BufferRef d
   v.desc = desc;
   v.is_bool = is_bool;
   v.data = std::move(data);
-  im.define(node.output(static_cast<int>(i)), std::move(v));
+  const std::string& name = node.output(static_cast<int>(i));
+  im.define(name, std::move(v), where() + ": output " + std::to_string(i) + " (\"" + name + "\")");
 }
 
 std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> inputs, Attributes attrs) const {
@@ -450,8 +614,43 @@ std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> in
 
 const OperandDescriptor& NodeCtx::desc_of(OperandId id) const { return im.builder().desc(id); }
 
-OperandId NodeCtx::constant(const OperandDescriptor& desc, BufferRef data) const {
-  return im.builder().add_constant(desc, std::move(data));
+OperandId NodeCtx::constant(const OperandDescriptor& desc, const BufferRef& data) const {
+  OperandId id = im.builder().add_constant(desc, data);
+  im.keep_in_graph(data, where());
+  return id;
+}
+
+OperandId NodeCtx::int_table(const OperandDescriptor& desc, const std::string& what,
+                             const std::function<int64_t(uint64_t)>& at) const {
+  reserve(desc, what);
+  return constant(desc, bytes_of_int64s(desc.data_type, count_of(desc.shape), at));
+}
+
+OperandId NodeCtx::iota(DataType type, size_t rank, size_t axis, uint32_t count, const std::string& what) const {
+  Shape shape(rank, 1);
+  shape.at(axis) = count;
+  return int_table({type, shape}, what, [](uint64_t i) { return int64_t(i); });
+}
+
+void NodeCtx::check_tensor(const OperandDescriptor& desc, const std::string& what) const {
+  try {
+    im.builder().check_descriptor(desc, what);
+  } catch (const Error& e) {
+    unsupported(e.message());
+  }
+}
+
+void NodeCtx::reserve(const OperandDescriptor& desc, const std::string& what, uint64_t temporary_bytes) const {
+  // A valid tensor first: its byte length is then known to fit maxTensorByteLength (2 GiB).
+  check_tensor(desc, what);
+  im.reserve(*desc.byte_length(), temporary_bytes, where(), what + " (" + desc.to_string() + ")");
+}
+
+bool NodeCtx::fold_fits(const OperandDescriptor& desc) const {
+  if (count_of(desc.shape) > kMaxFoldElements) return false;
+  // The fold's host arithmetic works on int64 or double (8 bytes per element) besides the result.
+  reserve(desc, "the folded value", 8 * count_of(desc.shape));
+  return true;
 }
 
 OperandId NodeCtx::scalar(DataType type, double value, size_t rank) const {
@@ -517,97 +716,303 @@ OperandDescriptor input_descriptor(const onnx::ValueInfoProto& vi, const OnnxImp
   return d;
 }
 
-std::shared_ptr<const Graph> import_model(const onnx::ModelProto& model, const std::string& base_dir,
-                                          const std::string& origin, const OnnxImportOptions& options) {
+// The opsets of the default domain the importer knows: its per-opset semantics (docs/onnx.md,
+// "Opsets") are written for opsets 1 to 20. A newer opset may change an operator's meaning, so it
+// is refused until the lowerings are reviewed for it.
+constexpr int64_t kMaxOpset = 20;
+// Inputs with a default value that a lowering needs when the graph is built are frozen to it and
+// the model is imported again; a pass freezes every such input it meets directly, so real models
+// need one more pass (docs/onnx.md, "Inputs with a default value").
+constexpr int kMaxImportPasses = 4;
+
+// The default domain's opset: known, imported once. -1 when the model imports only other domains
+// (a node of the default domain is then an error).
+int64_t default_opset(const onnx::ModelProto& model, const std::string& origin) {
   int64_t opset = -1;
   for (const auto& o : model.opset_import())
-    if (o.domain().empty() || o.domain() == "ai.onnx") opset = o.version();
+    if (o.domain().empty() || o.domain() == "ai.onnx") {
+      if (opset >= 0) data_error("ONNX import: " + origin + ": the model imports the default ONNX domain twice");
+      opset = o.version();
+      if (opset < 1 || opset > kMaxOpset)
+        not_supported("ONNX import: " + origin + ": opset " + std::to_string(opset) +
+                      " of the default ONNX domain is not one the importer knows (opsets 1 to " +
+                      std::to_string(kMaxOpset) + ")");
+    }
   if (opset < 0 && model.opset_import_size() == 0) opset = 1;  // IR version 2 models carry none: opset 1.
-  if (!model.has_graph()) data_error("ONNX import: " + origin + ": the model has no graph");
-  const onnx::GraphProto& g = model.graph();
-  GraphBuilder builder;
-  Importer im(builder, origin);
+  return opset;
+}
 
-  for (const auto& frozen : options.frozen) {
-    bool found = false;
-    for (const auto& vi : g.input()) found |= vi.name() == frozen.first;
-    if (!found)
-      throw_error(ErrorKind::kTypeError,
-                  "ONNX import: " + origin + ": --freeze " + frozen.first + ": the model has no input of that name");
+// A node's structure as ONNX defines it, before it is lowered: attributes given once; for the
+// opsets libonnx's schema registry holds (up to 17), the operator's own schema (OpSchema::Verify,
+// what the ONNX checker runs): input and output counts, required inputs and attributes present,
+// attribute types, no unknown attribute.
+void check_node_schema(const NodeCtx& ctx) {
+  std::set<std::string_view> seen;
+  for (const auto& a : ctx.node.attribute())
+    if (!seen.insert(a.name()).second) ctx.invalid("attribute \"" + a.name() + "\" is given twice");
+  static const int kSchemaOpset = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map().at("").second;
+  if (ctx.opset > kSchemaOpset) return;
+  const onnx::OpSchema* schema = onnx::OpSchemaRegistry::Schema(ctx.op_type(), int(ctx.opset), "");
+  if (!schema || schema->Deprecated()) return;  // the lowering table says what an unknown op type is
+  try {
+    schema->Verify(ctx.node);
+  } catch (const std::exception& e) {
+    ctx.invalid("does not follow the definition of " + ctx.op_type() + "-" + std::to_string(schema->since_version()) +
+                ": " + e.what());
   }
-  if (g.sparse_initializer_size()) not_supported("ONNX import: " + origin + ": sparse initializers are not supported");
-  for (const auto& t : g.initializer()) {
-    Decoded d = decode_tensor(t, base_dir, "ONNX import: " + origin + ": initializer \"" + t.name() + "\"");
-    Value v;
-    v.desc = d.desc;
-    v.is_bool = d.is_bool;
-    v.data = d.data;
-    im.define(t.name(), std::move(v));
-  }
-  for (const auto& vi : g.input()) {
-    auto fz = options.frozen.find(vi.name());
-    if (fz == options.frozen.end() && im.has(vi.name())) continue;  // an initializer's default value
-    bool is_bool = false;
-    Value v;
-    if (fz != options.frozen.end()) {
-      const NpyArray& a = fz->second;
-      std::string type_name;
-      if (!vi.type().has_tensor_type() || !webnn_type(vi.type().tensor_type().elem_type(), &is_bool, &type_name) ||
-          *webnn_type(vi.type().tensor_type().elem_type(), nullptr, nullptr) != a.desc.data_type)
-        throw_error(ErrorKind::kTypeError, "ONNX import: " + origin + ": --freeze " + vi.name() + ": the array is " +
-                                               a.desc.to_string() + ", of another type than the input");
-      v.desc = a.desc;
-      v.data = BufferRef::copy_of(a.data);
-    } else {
-      v.desc = input_descriptor(vi, options, origin, &is_bool);
-      v.id = builder.add_input(vi.name(), v.desc);
-      v.graph_input = vi.name();
+}
+
+// One import of a model; run() is one pass over its nodes with a given set of inputs frozen to
+// their defaults.
+class ModelImport {
+ public:
+  ModelImport(const onnx::ModelProto& model, ExternalData& external, std::string origin,
+              const OnnxImportOptions& options)
+      : g_(model.graph()), origin_(std::move(origin)), options_(options) {
+    prefix_ = "ONNX import: " + origin_ + ": ";
+    opset_ = default_opset(model, origin_);
+    for (const auto& frozen : options_.frozen) {
+      bool found = false;
+      for (const auto& vi : g_.input()) found |= vi.name() == frozen.first;
+      if (!found)
+        throw_error(ErrorKind::kTypeError,
+                    prefix_ + "--freeze " + frozen.first + ": the model has no input of that name");
     }
-    v.is_bool = is_bool;
-    im.define(vi.name(), std::move(v));
+    if (g_.sparse_initializer_size()) not_supported(prefix_ + "sparse initializers are not supported");
+    for (const auto& vi : g_.input()) {
+      if (vi.name().empty()) data_error(prefix_ + "a graph input has no name");
+      if (!input_names_.insert(vi.name()).second)
+        data_error(prefix_ + "two graph inputs are named \"" + vi.name() + "\"");
+    }
+    if (g_.output_size() == 0) data_error(prefix_ + "the graph has no output");
+    for (const auto& t : g_.initializer()) {
+      if (initializers_.count(t.name())) data_error(prefix_ + "two initializers are named \"" + t.name() + "\"");
+      initializers_.emplace(t.name(), decode_tensor(t, &external, prefix_ + "initializer \"" + t.name() + "\""));
+    }
+    // IR version 4 made an initializer named like a graph input that input's default value; before,
+    // every initializer had to be listed as an input and is a constant.
+    overridable_ = model.ir_version() >= 4;
   }
 
-  for (const auto& node : g.node()) {
-    NodeCtx ctx{im, node, opset};
-    if (!node.domain().empty() && node.domain() != "ai.onnx")
-      ctx.unsupported("operators of the domain \"" + node.domain() + "\" are outside the WebNN specification");
-    if (opset < 0) data_error(ctx.where() + ": the model imports no version of the default ONNX domain");
-    for (const auto& a : node.attribute())
-      if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
-        ctx.unsupported("control flow (a subgraph attribute) is outside the WebNN specification");
-    Lowering lower = find_lowering(node.op_type());
-    if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
+  std::shared_ptr<const Graph> import() {
+    std::map<std::string, std::string> frozen_defaults;
+    for (int pass = 1;; ++pass) {
+      std::map<std::string, std::string> needed;
+      try {
+        auto graph = run(frozen_defaults, needed);
+        if (needed.empty()) return graph;
+      } catch (const OnnxNeedsConstantInput& e) {
+        // A value computed from an input with a default is needed when the graph is built.
+        if (overridable_ && initializers_.count(e.input()) && !options_.frozen.count(e.input()) &&
+            !frozen_defaults.count(e.input()))
+          needed.emplace(e.input(), "a value computed from it is needed when the graph is built");
+        else if (needed.empty())
+          throw;
+      } catch (...) {
+        // A pass that used an input's default may fail where the frozen input would not.
+        if (needed.empty()) throw;
+      }
+      if (pass == kMaxImportPasses)
+        not_supported(prefix_ + "the inputs with a default value that the model needs when the graph is built took " +
+                      std::to_string(kMaxImportPasses) + " imports without being all found; freeze them " +
+                      "(--freeze NAME=FILE.npy), among them \"" + needed.begin()->first + "\"");
+      frozen_defaults.insert(needed.begin(), needed.end());
+    }
+  }
+
+ private:
+  // One pass; `needed` receives the inputs whose default a lowering needed when the graph is
+  // built (then the result is null, or the pass threw).
+  std::shared_ptr<const Graph> run(const std::map<std::string, std::string>& frozen_defaults,
+                                   std::map<std::string, std::string>& needed) {
+    GraphBuilder builder;
+    Importer im(builder, origin_, options_.memory_budget);
+    std::map<std::string, std::string> defined_by;  // every name defined so far, and what defined it
+
+    // The last node that reads each value (graph outputs: after every node): values are released
+    // after it, so folded values do not pile up over a long model.
+    const size_t kEnd = size_t(g_.node_size());
+    std::unordered_map<std::string, size_t> last_use;
+    for (size_t n = 0; n < kEnd; ++n)
+      for (const std::string& in : g_.node(int(n)).input())
+        if (!in.empty()) last_use[in] = n;
+    for (const auto& vi : g_.output()) last_use[vi.name()] = kEnd;
+
+    for (const auto& [name, d] : initializers_) {
+      im.model_bytes(d.data);
+      if (isolated_default(name)) continue;  // a graph input's default, defined with the input below
+      Value v;
+      v.desc = d.desc;
+      v.is_bool = d.is_bool;
+      v.data = d.data;
+      im.define(name, std::move(v));
+      defined_by[name] = "an initializer";
+    }
+    std::vector<std::pair<std::string, OperandDescriptor>> inputs;  // the graph's inputs, in the model's order
+    std::map<std::string, std::string> frozen_inputs;
+    for (const auto& vi : g_.input()) {
+      auto fz = options_.frozen.find(vi.name());
+      auto init = initializers_.find(vi.name());
+      if (fz == options_.frozen.end() && init != initializers_.end() && !overridable_) continue;  // IR < 4: a constant
+      bool is_bool = false;
+      Value v;
+      if (fz != options_.frozen.end()) {
+        const NpyArray& a = fz->second;
+        std::string type_name;
+        if (!vi.type().has_tensor_type() || !webnn_type(vi.type().tensor_type().elem_type(), &is_bool, &type_name) ||
+            *webnn_type(vi.type().tensor_type().elem_type(), nullptr, nullptr) != a.desc.data_type)
+          throw_error(ErrorKind::kTypeError, prefix_ + "--freeze " + vi.name() + ": the array is " +
+                                                 a.desc.to_string() + ", of another type than the input");
+        v.desc = a.desc;
+        v.data = BufferRef::copy_of(a.data);
+        im.model_bytes(*v.data);
+        frozen_inputs[vi.name()] = "frozen by the caller (--freeze " + vi.name() + "=FILE.npy)";
+      } else if (frozen_defaults.count(vi.name())) {
+        v.desc = init->second.desc;
+        is_bool = init->second.is_bool;
+        v.data = init->second.data;
+        frozen_inputs[vi.name()] = "frozen to its default value (its initializer): " + frozen_defaults.at(vi.name()) +
+                                   "; freeze it to another value with --freeze " + vi.name() + "=FILE.npy";
+      } else {
+        v.desc = input_descriptor(vi, options_, origin_, &is_bool);
+        if (init != initializers_.end()) {
+          if (!(init->second.desc == v.desc) || init->second.is_bool != is_bool)
+            data_error(prefix_ + "graph input \"" + vi.name() + "\" is " + v.desc.to_string() +
+                       " but its initializer (its default value) is " + init->second.desc.to_string());
+          v.default_data = init->second.data;
+        }
+        v.id = builder.add_input(vi.name(), v.desc);
+        v.graph_input = vi.name();
+        inputs.emplace_back(vi.name(), v.desc);
+      }
+      v.is_bool = is_bool;
+      im.define(vi.name(), std::move(v));
+      defined_by[vi.name()] = "the graph input";
+    }
+    // Values nothing reads are let go at once.
+    for (const auto& [name, by] : defined_by)
+      if (!last_use.count(name)) im.release(name);
+
     try {
-      lower(ctx);
-    } catch (const OnnxNeedsConstantInput&) {
+      for (size_t n = 0; n < kEnd; ++n) {
+        const onnx::NodeProto& node = g_.node(int(n));
+        NodeCtx ctx{im, node, opset_};
+        if (!node.domain().empty() && node.domain() != "ai.onnx")
+          ctx.unsupported("operators of the domain \"" + node.domain() + "\" are outside the WebNN specification");
+        if (opset_ < 0) data_error(ctx.where() + ": the model imports no version of the default ONNX domain");
+        check_node_schema(ctx);
+        for (int i = 0; i < node.input_size(); ++i)
+          if (!node.input(i).empty() && !defined_by.count(node.input(i)))
+            ctx.invalid("input " + std::to_string(i) + " (\"" + node.input(i) + "\") is used before it is defined");
+        // Single static assignment: each name is defined once (ONNX IR, "Names Within a Graph").
+        for (int i = 0; i < node.output_size(); ++i) {
+          const std::string& out = node.output(i);
+          if (out.empty()) continue;
+          auto [it, fresh] = defined_by.emplace(out, "output " + std::to_string(i) + " of " + ctx.label());
+          if (!fresh)
+            ctx.invalid("output " + std::to_string(i) + " (\"" + out + "\") is already defined as " + it->second +
+                        " (an ONNX value is assigned once)");
+        }
+        for (const auto& a : node.attribute())
+          if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
+            ctx.unsupported("control flow (a subgraph attribute) is outside the WebNN specification");
+        Lowering lower = find_lowering(node.op_type());
+        if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
+        try {
+          lower(ctx);
+        } catch (const OnnxNeedsConstantInput&) {
+          throw;
+        } catch (const std::out_of_range& e) {
+          // An attribute or input list shorter than the op needs (a lowering's bounds-checked read).
+          ctx.invalid(std::string("malformed node: a value is missing (") + e.what() + ")");
+        } catch (const Error& e) {
+          if (e.message().rfind("ONNX import: ", 0) == 0) throw;
+          if (e.kind() == ErrorKind::kNotSupportedError) ctx.unsupported(e.message());
+          // The builder rejected the lowering: WebNN cannot express this node (a data type or a
+          // rank the spec does not allow for the op).
+          ctx.unsupported("WebNN rejects it: " + std::string(to_string(e.kind())) + ": " + e.message());
+        }
+        for (int i = 0; i < node.output_size(); ++i)
+          if (!node.output(i).empty() && !im.has(node.output(i)))
+            ctx.unsupported("output " + std::to_string(i) + " (\"" + node.output(i) + "\") is not supported");
+        // Release what this node read last, and what nothing reads.
+        for (const std::string& in : node.input())
+          if (!in.empty() && last_use[in] == n) im.release(in);
+        for (const std::string& out : node.output())
+          if (!out.empty() && !last_use.count(out)) im.release(out);
+      }
+    } catch (...) {
+      needed = im.needed_defaults();
       throw;
-    } catch (const std::out_of_range& e) {
-      // An attribute or input list shorter than the op needs (a lowering's bounds-checked read).
-      ctx.invalid(std::string("malformed node: a value is missing (") + e.what() + ")");
-    } catch (const Error& e) {
-      if (e.message().rfind("ONNX import: ", 0) == 0) throw;
-      if (e.kind() == ErrorKind::kNotSupportedError) ctx.unsupported(e.message());
-      // The builder rejected the lowering: WebNN cannot express this node (a data type or a
-      // rank the spec does not allow for the op).
-      ctx.unsupported("WebNN rejects it: " + std::string(to_string(e.kind())) + ": " + e.message());
     }
-    for (int i = 0; i < node.output_size(); ++i)
-      if (!node.output(i).empty() && !im.has(node.output(i)))
-        ctx.unsupported("output " + std::to_string(i) + " (\"" + node.output(i) + "\") is not supported");
+    needed = im.needed_defaults();
+    if (!needed.empty()) return nullptr;
+
+    std::vector<NamedOperand> outputs;
+    std::set<std::string> output_names;
+    for (const auto& vi : g_.output()) {
+      const std::string where = prefix_ + "graph output \"" + vi.name() + "\"";
+      if (!output_names.insert(vi.name()).second)
+        data_error(prefix_ + "two graph outputs are named \"" + vi.name() + "\"");
+      if (!defined_by.count(vi.name())) data_error(where + " is not defined by a node, an input or an initializer");
+      OperandId id = im.operand_of(vi.name(), where);
+      // An output that is a graph input or a (folded) constant still needs an operation to
+      // produce it, as does a second output name for one operand.
+      bool taken = false;
+      for (const NamedOperand& o : outputs) taken |= o.operand == id;
+      if (builder.graph().operands[id].kind != OperandKind::kIntermediate || taken)
+        id = builder.add_operation(OpKind::kIdentity, {id}, NoAttrs{}, vi.name()).at(0);
+      outputs.push_back({vi.name(), id});
+    }
+    // The built graph keeps what the outputs depend on; the model's inputs all stay inputs (an
+    // input read only through Shape, or not at all, too: callers feed the model's inputs), in the
+    // model's order, with their default values.
+    std::shared_ptr<const Graph> built;
+    try {
+      built = builder.build(outputs, g_.name());
+    } catch (const Error& e) {
+      throw_error(e.kind(), prefix_ + e.message());
+    }
+    auto graph = std::make_shared<Graph>(*built);
+    graph->inputs.clear();
+    std::map<std::string, OperandId> kept;
+    for (const NamedOperand& in : built->inputs) kept[in.name] = in.operand;
+    for (const auto& [name, desc] : inputs) {
+      std::optional<OperandId> id;
+      if (kept.count(name)) id = kept.at(name);
+      if (!id) {
+        Operand operand;
+        operand.desc = desc;
+        operand.kind = OperandKind::kInput;
+        operand.name = name;
+        graph->operands.push_back(std::move(operand));
+        id = OperandId(graph->operands.size() - 1);
+      }
+      graph->inputs.push_back({name, *id});
+      auto init = initializers_.find(name);
+      if (init != initializers_.end()) graph->input_defaults[name] = init->second.data;
+    }
+    graph->frozen_inputs = std::move(frozen_inputs);
+    return graph;
   }
 
-  std::vector<NamedOperand> outputs;
-  for (const auto& vi : g.output()) {
-    OperandId id = im.operand_of(vi.name());
-    // An output that is a graph input or a (folded) constant still needs an operation to
-    // produce it, as does a second output name for one operand.
-    bool taken = false;
-    for (const NamedOperand& o : outputs) taken |= o.operand == id;
-    if (builder.graph().operands[id].kind != OperandKind::kIntermediate || taken)
-      id = builder.add_operation(OpKind::kIdentity, {id}, NoAttrs{}, vi.name()).at(0);
-    outputs.push_back({vi.name(), id});
-  }
-  return builder.build(outputs, g.name());
+  // Whether initializer `name` is a graph input's default (defined with that input).
+  bool isolated_default(const std::string& name) const { return overridable_ && input_names_.count(name); }
+
+  const onnx::GraphProto& g_;
+  std::string origin_, prefix_;
+  const OnnxImportOptions& options_;
+  int64_t opset_ = -1;
+  bool overridable_ = true;
+  std::map<std::string, Decoded> initializers_;
+  std::set<std::string> input_names_;
+};
+
+std::shared_ptr<const Graph> import_model(const onnx::ModelProto& model, const std::string& base_dir,
+                                          const std::string& origin, const OnnxImportOptions& options) {
+  if (!model.has_graph()) data_error("ONNX import: " + origin + ": the model has no graph");
+  ExternalData external(base_dir);
+  return ModelImport(model, external, origin, options).import();
 }
 
 }  // namespace
@@ -634,7 +1039,7 @@ NpyArray read_onnx_tensor(const std::string& path) {
   onnx::TensorProto t;
   if (!t.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     data_error(path + ": not a valid ONNX TensorProto");
-  Decoded d = decode_tensor(t, "", path);
+  Decoded d = decode_tensor(t, nullptr, path);
   NpyArray a;
   a.desc = d.desc;
   a.data.assign(d.data.data.get(), d.data.data.get() + d.data.size);

@@ -5,10 +5,12 @@
 #include <onnx/onnx_pb.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "formats/onnx/import.hpp"
@@ -25,6 +27,9 @@ struct Value {
   std::optional<OperandId> id;
   std::optional<BufferRef> data;
   std::string graph_input;  // the graph input this value is, if it is one
+  // A graph input's default value (an initializer of its name): used only where the value must be
+  // known when the graph is built, which makes the importer freeze the input to it (import.cpp).
+  std::optional<BufferRef> default_data;
   // A small run-time value computed from graph inputs (shape-like arithmetic on them): the first
   // such input, named when the value is needed at build time (freezing it may fold the value).
   std::string source_input;
@@ -35,23 +40,45 @@ using onnx_types::onnx_type;
 using onnx_types::onnx_type_name;
 using onnx_types::webnn_type;
 
+// The external data files (data_location EXTERNAL) of one import: read from the model's directory
+// only, never through a link out of it (open_beneath), and each byte range of a file given to one
+// tensor at most, so that a small model cannot read (and hold) one large file many times over.
+class ExternalData {
+ public:
+  explicit ExternalData(std::string dir);  // empty: the model has no directory; refused
+  // The `expected` bytes of tensor `t`; `what` names it in errors.
+  std::vector<std::byte> read(const onnx::TensorProto& t, uint64_t expected, const std::string& what);
+
+ private:
+  std::string dir_;
+  std::map<std::pair<uint64_t, uint64_t>, std::map<uint64_t, uint64_t>> ranges_;  // (dev, inode) -> begin -> end
+};
+
 // A TensorProto's descriptor and bytes (little-endian, C order; bool as uint8 0/1), checked
-// against its shape; external data is read from `base_dir` (empty: refused). `what` names it in
-// errors.
+// against its shape and each value against its type's range; external data is read through
+// `external` (nullptr: refused). `what` names it in errors.
 struct Decoded {
   OperandDescriptor desc;
   bool is_bool = false;
   BufferRef data;
 };
-Decoded decode_tensor(const onnx::TensorProto& t, const std::string& base_dir, const std::string& what);
+Decoded decode_tensor(const onnx::TensorProto& t, ExternalData* external, const std::string& what);
 
 // ---- Host tensors (folding) ----
-uint64_t count_of(const Shape& s);  // the element count of a shape
+// Folding bound: host-side folding is for shape-sized values, not for tensors of activations. A
+// fold whose inputs or output hold more elements becomes operations instead.
+constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
+
+uint64_t count_of(const Shape& s);  // the element count of a shape; UINT64_MAX when it overflows
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);
+int64_t host_int64_at(const OperandDescriptor& desc, const BufferRef& data, uint64_t i);  // element i
 std::vector<double> host_doubles(const OperandDescriptor& desc, const BufferRef& data);
 // Bytes of `type` holding `values`, converted as a cast would (integers wrap, floats round).
 BufferRef bytes_of_int64s(DataType type, const std::vector<int64_t>& values);
 BufferRef bytes_of_doubles(DataType type, const std::vector<double>& values);
+// `count` elements of `type`, element i converted from at(i) as bytes_of_int64s converts (no
+// int64 vector in between).
+BufferRef bytes_of_int64s(DataType type, uint64_t count, const std::function<int64_t(uint64_t)>& at);
 
 class Importer;
 
@@ -65,12 +92,14 @@ struct NodeCtx {
   size_t input_count() const { return static_cast<size_t>(node.input_size()); }
   bool has_input(size_t i) const { return i < input_count() && !node.input(static_cast<int>(i)).empty(); }
   const Value& in(size_t i) const;
+  const std::string& input_name(size_t i) const { return node.input(static_cast<int>(i)); }
   const OperandDescriptor& desc(size_t i) const { return in(i).desc; }
   size_t rank(size_t i) const { return in(i).desc.shape.size(); }
   DataType type(size_t i) const { return in(i).desc.data_type; }
   OperandId operand(size_t i) const;
   bool is_const(size_t i) const { return has_input(i) && in(i).data.has_value(); }
-  // The contents of input i, which must be known at import time (`what` names it in errors).
+  // The contents of input i, which must be known at import time (`what` names it in errors);
+  // const_ints needs an integer tensor (shapes, axes, pads, indices are integers in ONNX).
   std::vector<int64_t> const_ints(size_t i, const std::string& what) const;
   std::vector<double> const_doubles(size_t i, const std::string& what) const;
   [[noreturn]] void needs_const(size_t i, const std::string& what) const;
@@ -99,17 +128,37 @@ struct NodeCtx {
     return add_multi(kind, std::move(inputs), std::move(attrs)).at(0);
   }
   const OperandDescriptor& desc_of(OperandId id) const;
-  OperandId constant(const OperandDescriptor& desc, BufferRef data) const;
+  // A constant the lowering made (a table of positions, taps or weights): it counts against the
+  // import's memory budget. Tables larger than a few values are checked with reserve() first.
+  OperandId constant(const OperandDescriptor& desc, const BufferRef& data) const;
+  // An integer table of `desc` (element i is at(i)), reserved before it is allocated.
+  OperandId int_table(const OperandDescriptor& desc, const std::string& what,
+                      const std::function<int64_t(uint64_t)>& at) const;
+  // 0, 1, ... along `axis` of a shape of 1s: the positions a lowering compares indices with.
+  OperandId iota(DataType type, size_t rank, size_t axis, uint32_t count, const std::string& what) const;
   OperandId scalar(DataType type, double value, size_t rank = 0) const;
   OperandId reshape(OperandId x, const Shape& shape) const;
   OperandId transpose(OperandId x, const std::vector<uint32_t>& perm) const;
   OperandId cast(OperandId x, DataType type) const;
 
+  // ---- Limits (docs/onnx.md, "Memory") ----
+  // Checks, before anything is allocated, that a value of `desc` may be made: a valid WebNN tensor
+  // (maxTensorByteLength) that fits the import's memory budget together with `temporary_bytes` of
+  // host scratch space. `what` names the value in the error.
+  void reserve(const OperandDescriptor& desc, const std::string& what, uint64_t temporary_bytes = 0) const;
+  // Checks that `desc` is a valid WebNN tensor (dimensions, maxTensorByteLength) before anything of
+  // its size is made: NotSupportedError naming `what` otherwise.
+  void check_tensor(const OperandDescriptor& desc, const std::string& what) const;
+  // Whether a fold to `desc` stays within the fold limit (kMaxFoldElements; otherwise the node
+  // becomes operations), reserving its bytes when it does.
+  bool fold_fits(const OperandDescriptor& desc) const;
+
   // Normalizes an ONNX axis (negative counts from the end) for a tensor of `rank`.
   uint32_t axis(int64_t a, size_t rank, const std::string& what = "axis") const;
   [[noreturn]] void unsupported(const std::string& reason) const;
   [[noreturn]] void invalid(const std::string& reason) const;
-  std::string where() const;
+  std::string where() const;  // "ONNX import: MODEL: node \"NAME\" (OP)", which starts every error
+  std::string label() const;  // "node \"NAME\" (OP)"
 };
 
 // ---- Lowerings shared between files (import_ops.cpp) ----
@@ -130,6 +179,11 @@ void lower_reverse_sequence(const NodeCtx& c);
 void lower_gather_nd(const NodeCtx& c);  // batch_dims too
 
 // ---- Building blocks shared by the lowering files ----
+// Indices known at import (input i), checked where ONNX's definition calls an out-of-range index
+// an error (Gather, GatherElements, GatherND, ScatterElements, ScatterND): WebNN's ops clamp it,
+// which would give the model a meaning it does not have. `size_of(e)` is the size of the dimension
+// that element e of the indices indexes. Indices known only at run time are WebNN's to clamp.
+void check_const_indices(const NodeCtx& c, size_t i, const std::function<uint32_t(uint64_t)>& size_of);
 // `count` elements of axis `axis` of x from `start`, every `stride`-th (x itself when that is all).
 OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride = 1);
 // Whether the float32 values v lie outside [lo, hi] (GridSample's and RoiAlign's sampling points).
@@ -150,18 +204,60 @@ std::string unsupported_reason(std::string_view op_type);
 
 class Importer {
  public:
-  Importer(GraphBuilder& builder, std::string origin) : b_(builder), origin_(std::move(origin)) {}
+  Importer(GraphBuilder& builder, std::string origin, uint64_t memory_budget)
+      : b_(builder), origin_(std::move(origin)), budget_(memory_budget) {}
   GraphBuilder& builder() { return b_; }
   const std::string& origin() const { return origin_; }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
+  // A defined value (the node loop checks that every input is defined before lowering).
   const Value& value(const std::string& name) const;
-  void define(const std::string& name, Value v);
-  OperandId operand_of(const std::string& name);
+  // Defines a value; its bytes, if any, count against the memory budget unless they are the
+  // model's own (initializers, Constant nodes, frozen inputs: mark them with model_bytes()).
+  // `where` names the definition in a budget error (default: the value).
+  void define(const std::string& name, Value v, const std::string& where = {});
+  // Forgets a value after its last use; its bytes are freed unless the graph holds them.
+  void release(const std::string& name);
+  // The builder operand of a value (a constant made of its bytes, once). `where` starts the
+  // error when there is none ("ONNX import: MODEL: node ...: input 1 (\"x\")").
+  OperandId operand_of(const std::string& name, const std::string& where);
+
+  // ---- The memory budget ----
+  // Marks bytes as the model's own, which the budget does not count.
+  void model_bytes(const BufferRef& data);
+  // Throws NotSupportedError when `bytes` more (and `scratch` bytes of host scratch space, held
+  // only while the value is computed) would exceed the budget. `where` names the node and `what`
+  // the value.
+  void reserve(uint64_t bytes, uint64_t scratch, const std::string& where, const std::string& what) const;
+  // A table the builder holds from now on (counted until the import ends).
+  void keep_in_graph(const BufferRef& data, const std::string& where);
+  uint64_t used_bytes() const { return used_; }
+  uint64_t peak_bytes() const { return peak_; }
+  uint64_t budget() const { return budget_; }
+
+  // ---- Graph inputs with a default value ----
+  // Records that a lowering needed the default of `input` at build time (`why` says where); the
+  // import then runs again with that input frozen to its default.
+  void needs_default(const std::string& input, const std::string& why) { needed_defaults_.emplace(input, why); }
+  const std::map<std::string, std::string>& needed_defaults() const { return needed_defaults_; }
 
  private:
+  struct Held {
+    uint64_t bytes = 0;
+    uint32_t holders = 0;   // values that refer to the bytes
+    bool counted = false;   // made by the importer (not the model's own)
+    bool in_graph = false;  // a builder constant: kept to the end
+  };
+  void hold(const BufferRef& data, const std::string& where);
+  void unhold(const BufferRef& data);
+  void charge(uint64_t bytes, const std::string& where, const std::string& what);
+
   GraphBuilder& b_;
   std::string origin_;
   std::map<std::string, Value> values_;
+  uint64_t budget_;
+  uint64_t used_ = 0, peak_ = 0;
+  std::unordered_map<const std::byte*, Held> held_;  // by the address of the bytes
+  std::map<std::string, std::string> needed_defaults_;
 };
 
 }  // namespace webnn::formats::onnx_import

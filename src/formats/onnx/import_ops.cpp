@@ -16,14 +16,14 @@ namespace webnn::formats::onnx_import {
 
 uint64_t count_of(const Shape& s) {
   uint64_t n = 1;
-  for (uint32_t d : s) n *= d;
+  for (uint32_t d : s) {
+    if (d && n > UINT64_MAX / d) return UINT64_MAX;  // saturates: compared with limits, never allocated
+    n *= d;
+  }
   return n;
 }
 
 namespace {
-
-// Folding bound: host-side folding is for shape-sized values, not for tensors of activations.
-constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
 
 std::vector<size_t> strides_of(const Shape& s) {
   std::vector<size_t> st(s.size(), 1);
@@ -123,7 +123,7 @@ void unary(const NodeCtx& c) {
   // Small constants fold where the host computes exactly what the op does (correctly rounded).
   constexpr bool kExact = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
                           K == OpKind::kSign || K == OpKind::kSqrt || K == OpKind::kReciprocal;
-  if (kExact && foldable(c) && count_of(c.desc(0).shape) > 0) {
+  if (kExact && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0))) {
     const Value& x = c.in(0);
     auto v = host_doubles(x.desc, *x.data);
     for (double& d : v) {
@@ -177,11 +177,13 @@ bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& 
   // An empty operand is not folded (found by fuzz_onnx_import: an operand with a 0 dimension
   // against a 1-element one read past an empty vector); the builder then rejects it by the spec.
   if (count_of(a.desc.shape) == 0 || count_of(b.desc.shape) == 0) return false;
+  // Two small operands can broadcast to a large result ([65536, 1] and [1, 65536]).
+  DataType out_type = to_bool ? DataType::kUint8 : a.desc.data_type;
+  if (!c.fold_fits({out_type, *shape})) return false;
   bool is_int = !is_floating_point(a.desc.data_type);
   auto sa = strides_of(a.desc.shape), sb = strides_of(b.desc.shape);
   uint64_t n = count_of(*shape);
   std::vector<uint32_t> idx(shape->size(), 0);
-  DataType out_type = to_bool ? DataType::kUint8 : a.desc.data_type;
   if (is_int) {
     auto va = host_int64s(a.desc, *a.data), vb = host_int64s(b.desc, *b.data);
     // Values that do not fill their shape (a malformed constant) are not folded.
@@ -304,7 +306,7 @@ void logical(const NodeCtx& c) {
 }
 
 void lower_not(const NodeCtx& c) {
-  if (foldable(c)) {
+  if (foldable(c) && c.fold_fits({DataType::kUint8, c.desc(0).shape})) {
     auto v = c.const_ints(0, "input");
     for (auto& x : v) x = x == 0;
     c.set_const_out(0, c.desc(0), bytes_of_int64s(DataType::kUint8, v), true);
@@ -331,7 +333,7 @@ void lower_where(const NodeCtx& c) {
     const Value &cond = c.in(0), &x = c.in(1), &y = c.in(2);
     auto s1 = broadcast(cond.desc.shape, x.desc.shape);
     auto shape = s1 ? broadcast(*s1, y.desc.shape) : std::nullopt;
-    if (shape && count_of(*shape) > 0) {
+    if (shape && count_of(*shape) > 0 && c.fold_fits({x.desc.data_type, *shape})) {
       auto vc = host_int64s(cond.desc, *cond.data);
       auto sc = strides_of(cond.desc.shape), sx = strides_of(x.desc.shape), sy = strides_of(y.desc.shape);
       size_t es = element_size(x.desc.data_type);
@@ -360,7 +362,7 @@ void lower_cast_to(const NodeCtx& c, int32_t to) {
   auto type = webnn_type(to, &is_bool, &name);
   if (!type) c.unsupported("WebNN has no " + name + " data type");
   const Value& x = c.in(0);
-  if (foldable(c)) {
+  if (foldable(c) && c.fold_fits({*type, x.desc.shape})) {
     OperandDescriptor d{*type, x.desc.shape};
     if (is_bool) {
       auto v = host_doubles(x.desc, *x.data);
@@ -946,12 +948,13 @@ OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std
   p.ending_padding = {0, 0, end[0], end[1]};
   p.value = -std::numeric_limits<double>::infinity();
   const OperandId padded = c.add(OpKind::kPad, {x}, p);
-  std::vector<int64_t> image(uint64_t(ph) * pw, -1);
-  for (uint32_t i = 0; i < h; ++i)
-    for (uint32_t j = 0; j < wd; ++j)
-      image[(i + w.begin[0]) * pw + j + w.begin[1]] = column_major ? int64_t(j) * h + i : int64_t(i) * wd + j;
+  // Each padded position's index in the unpadded image, -1 in the padding.
   const OperandId index_image =
-      c.constant({DataType::kInt64, {1, 1, ph, pw}}, bytes_of_int64s(DataType::kInt64, image));
+      c.int_table({DataType::kInt64, {1, 1, ph, pw}}, "the index image", [&](uint64_t e) -> int64_t {
+        const int64_t i = int64_t(e / pw) - int64_t(w.begin[0]), j = int64_t(e % pw) - int64_t(w.begin[1]);
+        if (i < 0 || j < 0 || i >= int64_t(h) || j >= int64_t(wd)) return -1;
+        return column_major ? j * h + i : i * wd + j;
+      });
   std::optional<OperandId> result;
   const std::vector<uint32_t> strides{1, 1, uint32_t(w.strides[0]), uint32_t(w.strides[1])};
   for (int64_t kh = kernel[0] - 1; kh >= 0; --kh) {
@@ -968,10 +971,9 @@ OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std
       result = c.add(OpKind::kWhere, {equal, index, result ? *result : c.scalar(DataType::kInt64, -1, 4)});
     }
   }
-  std::vector<int64_t> base(uint64_t(n) * ch);
-  for (uint64_t k = 0; k < base.size(); ++k) base[k] = int64_t(k) * h * wd;
-  return c.add(OpKind::kAdd,
-               {*result, c.constant({DataType::kInt64, {n, ch, 1, 1}}, bytes_of_int64s(DataType::kInt64, base))});
+  const OperandId base = c.int_table({DataType::kInt64, {n, ch, 1, 1}}, "the offsets of the images",
+                                     [&](uint64_t k) { return int64_t(k) * h * wd; });
+  return c.add(OpKind::kAdd, {*result, base});
 }
 
 // ONNX's 1-D, 2-D and 3-D MaxPool, AveragePool and LpPool (p = 2). A 3-D window is a box, so
@@ -1284,11 +1286,7 @@ void lower_hardmax(const NodeCtx& c) {
   a.keep_dimensions = true;
   a.output_data_type = DataType::kInt32;
   OperandId am = c.add(OpKind::kArgMax, {v}, a);
-  Shape iota_shape(vs.size(), 1);
-  iota_shape[axis] = vs[axis];
-  std::vector<int64_t> iota(vs[axis]);
-  std::iota(iota.begin(), iota.end(), 0);
-  OperandId positions = c.constant({DataType::kInt32, iota_shape}, bytes_of_int64s(DataType::kInt32, iota));
+  OperandId positions = c.iota(DataType::kInt32, vs.size(), axis, vs[axis], "the positions along the axis");
   OperandId hot = c.cast(c.add(OpKind::kEqual, {positions, am}), c.desc_of(x).data_type);
   // The comparison broadcasts to the input's shape only along the axis: expand to the full shape.
   if (c.desc_of(hot).shape != vs) hot = c.add(OpKind::kExpand, {hot}, ExpandAttrs{vs});
@@ -1441,7 +1439,7 @@ void lower_transpose(const NodeCtx& c) {
     perm = norm_axes(c, p, r);
   if (perm.size() != r) c.invalid("perm must have one value per axis");
   const Value& x = c.in(0);
-  if (foldable(c)) {
+  if (foldable(c) && c.fold_fits(x.desc)) {
     Shape out;
     for (uint32_t a : perm) out.push_back(x.desc.shape[a]);
     auto st = strides_of(x.desc.shape);
@@ -1456,33 +1454,46 @@ void lower_transpose(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kTranspose, {id}, TransposeAttrs{perm}), x.is_bool);
 }
 
-void lower_concat(const NodeCtx& c) {
-  size_t r = c.rank(0);
-  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 4 ? 1 : 0), r);
-  if (foldable(c)) {
-    const Value& first = c.in(0);
-    Shape out = first.desc.shape;
-    out[axis] = 0;
-    for (size_t i = 0; i < c.input_count(); ++i) {
-      const Shape& s = c.desc(i).shape;
-      if (s.size() != r || c.type(i) != first.desc.data_type) c.invalid("inputs of different ranks or types");
-      out[axis] += s[axis];
-    }
-    // Outer blocks: every input contributes its slab of size s[axis] * inner per outer index.
-    size_t es = element_size(first.desc.data_type);
-    uint64_t outer = 1, inner = 1;
-    for (size_t i = 0; i < axis; ++i) outer *= out[i];
-    for (size_t i = axis + 1; i < r; ++i) inner *= out[i];
-    std::vector<std::byte> bytes(count_of(out) * es);
-    size_t pos = 0;
-    for (uint64_t o = 0; o < outer; ++o)
-      for (size_t i = 0; i < c.input_count(); ++i) {
-        size_t slab = c.desc(i).shape[axis] * inner * es;
-        if (slab) std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
-        pos += slab;
-      }
-    if (count_of(out) > 0) return c.set_const_out(0, {first.desc.data_type, out}, BufferRef::adopt(std::move(bytes)));
+// Concat of constants, folded when the result is small (its size is checked before it is
+// allocated); false when the node becomes an operation instead.
+bool fold_concat(const NodeCtx& c, uint32_t axis) {
+  if (!foldable(c)) return false;
+  const size_t r = c.rank(0);
+  const Value& first = c.in(0);
+  Shape out = first.desc.shape;
+  uint64_t along = 0;
+  for (size_t i = 0; i < c.input_count(); ++i) {
+    const Shape& s = c.desc(i).shape;
+    if (s.size() != r || c.type(i) != first.desc.data_type) c.invalid("inputs of different ranks or types");
+    for (size_t d = 0; d < r; ++d)
+      if (d != axis && s[d] != out[d]) c.invalid("inputs differ outside the axis");
+    along += s[axis];
   }
+  if (along == 0 || along > kMaxFoldElements) return false;
+  out[axis] = uint32_t(along);
+  if (!c.fold_fits({first.desc.data_type, out})) return false;
+  // Outer blocks: every input contributes its slab of size s[axis] * inner per outer index.
+  const size_t es = element_size(first.desc.data_type);
+  uint64_t outer = 1, inner = 1;
+  for (size_t i = 0; i < axis; ++i) outer *= out[i];
+  for (size_t i = axis + 1; i < r; ++i) inner *= out[i];
+  std::vector<std::byte> bytes(count_of(out) * es);
+  size_t pos = 0;
+  for (uint64_t o = 0; o < outer; ++o)
+    for (size_t i = 0; i < c.input_count(); ++i) {
+      size_t slab = c.desc(i).shape[axis] * inner * es;
+      if (slab) std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
+      pos += slab;
+    }
+  c.set_const_out(0, {first.desc.data_type, out}, BufferRef::adopt(std::move(bytes)), first.is_bool);
+  return true;
+}
+
+void lower_concat(const NodeCtx& c) {
+  // Required since opset 4 (opset 1 defaulted to 1).
+  if (c.opset >= 4 && !c.has_attr("axis")) c.invalid("the required attribute axis is missing");
+  const uint32_t axis = c.axis(c.attr_i("axis", 1), c.rank(0));
+  if (fold_concat(c, axis)) return;
   std::vector<OperandId> ins;
   for (size_t i = 0; i < c.input_count(); ++i) ins.push_back(c.operand(i));
   c.set_out(0, c.add(OpKind::kConcat, ins, ConcatAttrs{axis}), c.in(0).is_bool);
@@ -1566,7 +1577,8 @@ void lower_slice(const NodeCtx& c) {
     strides[ax] = uint32_t(step);
   }
   const Value& x = c.in(0);
-  if (x.data && !x.id && count_of(s) <= kMaxFoldElements) {
+  if (x.data && !x.id && count_of(s) <= kMaxFoldElements &&
+      c.fold_fits({x.desc.data_type, Shape(counts.begin(), counts.end())})) {
     auto sst = strides_of(s);
     Shape out(counts.begin(), counts.end());
     BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
@@ -1655,7 +1667,7 @@ void lower_expand(const NodeCtx& c) {
   auto out = broadcast(c.desc(0).shape, target);
   if (!out) c.invalid("the shape does not broadcast with the input");
   const Value& x = c.in(0);
-  if (x.data && !x.id && count_of(*out) <= kMaxFoldElements) {
+  if (x.data && !x.id && c.fold_fits({x.desc.data_type, *out})) {
     auto st = strides_of(x.desc.shape);
     BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, *out, [&](const std::vector<uint32_t>& idx) {
       return broadcast_src(x.desc.shape, st, idx);
@@ -1669,9 +1681,25 @@ void lower_expand(const NodeCtx& c) {
 
 void lower_tile(const NodeCtx& c) {
   auto reps = to_u32(c, c.const_ints(1, "repeats"), "repeats");
-  for (uint32_t rep : reps)
-    if (rep == 0) c.unsupported("a repeat of 0 (WebNN has no empty tensors)");
-  c.set_out(0, c.add(OpKind::kTile, {c.operand(0)}, TileAttrs{reps}), c.in(0).is_bool);
+  const Value& x = c.in(0);
+  if (reps.size() != x.desc.shape.size()) c.invalid("repeats must have one value per axis of the input");
+  Shape out = x.desc.shape;
+  for (size_t i = 0; i < reps.size(); ++i) {
+    if (reps[i] == 0) c.unsupported("a repeat of 0 (WebNN has no empty tensors)");
+    out[i] = uint32_t(std::min<uint64_t>(uint64_t(out[i]) * reps[i], UINT32_MAX));
+  }
+  // A small constant folds (its tiled size checked before it is allocated); otherwise `tile`,
+  // whose output the builder checks.
+  if (x.data && !x.id && count_of(x.desc.shape) > 0 && c.fold_fits({x.desc.data_type, out})) {
+    auto st = strides_of(x.desc.shape);
+    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
+      size_t src = 0;
+      for (size_t d = 0; d < idx.size(); ++d) src += (idx[d] % x.desc.shape[d]) * st[d];
+      return src;
+    });
+    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+  }
+  c.set_out(0, c.add(OpKind::kTile, {c.operand(0)}, TileAttrs{reps}), x.is_bool);
 }
 
 // An ONNX index (negative counts from the end) checked against a dimension of `size`.
@@ -1680,6 +1708,24 @@ uint64_t checked_index(const NodeCtx& c, int64_t i, uint32_t size) {
     c.invalid("index " + std::to_string(i) + " is out of range for a dimension of " + std::to_string(size));
   return uint64_t(i < 0 ? i + size : i);
 }
+
+}  // namespace
+
+void check_const_indices(const NodeCtx& c, size_t i, const std::function<uint32_t(uint64_t)>& size_of) {
+  if (!c.is_const(i)) return;
+  const Value& v = c.in(i);
+  if (is_floating_point(v.desc.data_type)) c.invalid("indices must be integers, they are " + v.desc.to_string());
+  const uint64_t n = count_of(v.desc.shape);
+  for (uint64_t e = 0; e < n; ++e) {
+    const int64_t index = host_int64_at(v.desc, *v.data, e), size = size_of(e);
+    if (index < -size || index >= size)
+      c.invalid("index " + std::to_string(index) + " (element " + std::to_string(e) +
+                " of the indices) is out of range for a dimension of " + std::to_string(size) +
+                " (ONNX defines no result for it)");
+  }
+}
+
+namespace {
 
 void lower_gather(const NodeCtx& c) {
   size_t r = c.rank(0);
@@ -1694,7 +1740,7 @@ void lower_gather(const NodeCtx& c) {
     out.insert(out.end(), is.begin(), is.end());
     out.insert(out.end(), x.desc.shape.begin() + axis + 1, x.desc.shape.end());
     auto xst = strides_of(x.desc.shape), ist = strides_of(is);
-    if (count_of(out) > 0) {
+    if (count_of(out) > 0 && c.fold_fits({x.desc.data_type, out})) {
       BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& o) {
         size_t ii = 0;
         for (size_t d = 0; d < is.size(); ++d) ii += o[axis + d] * ist[d];
@@ -1707,11 +1753,13 @@ void lower_gather(const NodeCtx& c) {
       return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
     }
   }
+  check_const_indices(c, 1, [&](uint64_t) { return x.desc.shape[axis]; });
   c.set_out(0, c.add(OpKind::kGather, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), x.is_bool);
 }
 
 void lower_gather_elements(const NodeCtx& c) {
   uint32_t axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  check_const_indices(c, 1, [&](uint64_t) { return c.desc(0).shape[axis]; });
   c.set_out(0, c.add(OpKind::kGatherElements, {c.operand(0), c.operand(1)}, GatherAttrs{axis}), c.in(0).is_bool);
 }
 
@@ -1780,6 +1828,8 @@ void lower_scatter_elements(const NodeCtx& c) {
     const Shape& ds = c.desc(0).shape;
     for (size_t a = 0; a < is.size(); ++a)
       if (a != axis && is[a] > ds[a]) c.invalid("indices are larger than data outside the axis");
+    c.reserve({DataType::kInt32, {uint32_t(std::max<size_t>(indices.size(), 1))}}, "the scatter's targets",
+              24 * uint64_t(indices.size()));
     std::vector<int64_t> targets(indices.size());
     for (uint64_t u = 0; u < indices.size(); ++u) {
       std::vector<uint64_t> pos = unravel(u, is);
@@ -1788,6 +1838,7 @@ void lower_scatter_elements(const NodeCtx& c) {
     }
     return scatter_reduced(c, red, targets);
   }
+  check_const_indices(c, 1, [&](uint64_t) { return c.desc(0).shape[axis]; });
   c.set_out(0, c.add(OpKind::kScatterElements, {c.operand(0), c.operand(1), c.operand(2)}, ScatterAttrs{axis}),
             c.in(0).is_bool);
 }
@@ -1804,6 +1855,8 @@ void lower_scatter_nd(const NodeCtx& c) {
     const std::vector<int64_t> indices = c.const_ints(1, "indices (of a scatter with a reduction)");
     const uint64_t tuples = indices.size() / k;
     if (count_of(c.desc(2).shape) != tuples * slice) c.invalid("updates do not match indices and data");
+    c.reserve({DataType::kInt32, {uint32_t(std::max<uint64_t>(tuples * slice, 1))}}, "the scatter's targets",
+              24 * tuples * slice);
     std::vector<int64_t> targets;
     targets.reserve(tuples * slice);
     for (uint64_t t = 0; t < tuples; ++t) {
@@ -1814,6 +1867,9 @@ void lower_scatter_nd(const NodeCtx& c) {
     }
     return scatter_reduced(c, red, targets);
   }
+  const Shape& is = c.desc(1).shape;
+  if (!is.empty() && is.back() > 0 && is.back() <= c.rank(0))
+    check_const_indices(c, 1, [&](uint64_t e) { return c.desc(0).shape[e % is.back()]; });
   c.set_out(0, c.add(OpKind::kScatterNd, {c.operand(0), c.operand(1), c.operand(2)}), c.in(0).is_bool);
 }
 
@@ -1917,22 +1973,20 @@ void lower_tfidf_vectorizer(const NodeCtx& c) {
           const uint32_t at = uint32_t(int64_t(j) * (skip + 1));
           const OperandId token = c.reshape(
               c.add(OpKind::kSlice, {x}, SliceAttrs{{0, at}, {rows, windows}, std::nullopt}), {rows, windows, 1});
-          std::vector<int64_t> column(count);
-          for (uint32_t g = 0; g < count; ++g) column[g] = grams[n][g][j];
-          const OperandId equal =
-              c.add(OpKind::kEqual,
-                    {token, c.constant({DataType::kInt64, {1, 1, count}}, bytes_of_int64s(DataType::kInt64, column))});
+          const OperandId column = c.int_table({DataType::kInt64, {1, 1, count}}, "the grams' tokens",
+                                               [&](uint64_t g) { return grams[n][g][j]; });
+          const OperandId equal = c.add(OpKind::kEqual, {token, column});
           match = match ? c.add(OpKind::kLogicalAnd, {*match, equal}) : equal;
         }
         const OperandId found = c.add(OpKind::kReduceSum, {c.cast(*match, f)}, ReduceAttrs{std::vector<uint32_t>{1}});
         sum = sum ? c.add(OpKind::kAdd, {*sum, found}) : found;
       }
     }
-    counts.push_back(sum ? *sum
-                         : c.constant({f, {rows, count}}, bytes_of_doubles(f, std::vector<double>(rows * count))));
+    counts.push_back(sum ? *sum : c.int_table({f, {rows, count}}, "the counts", [](uint64_t) { return 0; }));
   }
   OperandId all = counts.size() == 1 ? counts[0] : c.add(OpKind::kConcat, counts, ConcatAttrs{1});  // [rows, total]
   if (mode == "IDF") all = c.cast(c.add(OpKind::kGreater, {all, c.scalar(f, 0)}), f);
+  c.reserve({f, {uint32_t(total), uint32_t(width)}}, "the map from grams to outputs", 8 * uint64_t(total) * width);
   std::vector<double> map(total * uint64_t(width), 0.0);
   for (size_t g = 0; g < total; ++g) map[g * uint64_t(width) + uint64_t(outputs[g])] += mode == "TF" ? 1.0 : weights[g];
   OperandId y =
@@ -2114,6 +2168,10 @@ void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<u
     if (out[axis] > kMaxResizeTaps)
       c.unsupported("a resized axis of " + std::to_string(out[axis]) +
                     " positions (the importer computes taps for up to " + std::to_string(kMaxResizeTaps) + ")");
+    // The taps' host vectors (an index and a weight per tap and position) before they are made.
+    Shape along_out(rank, 1);
+    along_out[axis] = out[axis];
+    c.reserve({DataType::kFloat32, along_out}, "the resize taps", 16 * uint64_t(out[axis]));
     const AxisTaps a = axis_taps(c, r, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
     if (a.identity) continue;
     Shape along(rank, 1);
@@ -2411,7 +2469,7 @@ void lower_quantize(const NodeCtx& c, bool quantize) {
   } else {
     DataType zt = quantize ? DataType::kUint8 : c.desc_of(x).data_type;
     OperandDescriptor d{zt, c.desc_of(scale).shape};
-    zp = c.constant(d, bytes_of_int64s(zt, std::vector<int64_t>(count_of(d.shape), 0)));
+    zp = c.int_table(d, "the zero point", [](uint64_t) { return 0; });
   }
   OperandId y = c.add(quantize ? OpKind::kQuantizeLinear : OpKind::kDequantizeLinear, {x, scale, zp});
   if (r == 0) y = c.reshape(y, {});
@@ -2856,13 +2914,33 @@ OperandId nll(const NodeCtx& c, OperandId x, OperandId t, std::optional<OperandI
                {c.add(OpKind::kReduceSum, {loss}, ReduceAttrs{}), c.add(OpKind::kReduceSum, {*w}, ReduceAttrs{})});
 }
 
+// Targets known at import must be classes in [0, C) or ignore_index: ONNX calls any other target
+// an error, which the gather of the lowering would clamp instead.
+void check_const_targets(const NodeCtx& c) {
+  if (!c.is_const(1) || c.rank(0) < 2) return;
+  const Value& t = c.in(1);
+  if (is_floating_point(t.desc.data_type)) c.invalid("the target must be integers, it is " + t.desc.to_string());
+  const int64_t classes = c.desc(0).shape[1];
+  const bool has_ignore = c.has_attr("ignore_index");
+  const int64_t ignore = c.attr_i("ignore_index", 0);
+  const uint64_t n = count_of(t.desc.shape);
+  for (uint64_t e = 0; e < n; ++e) {
+    const int64_t v = host_int64_at(t.desc, *t.data, e);
+    if ((!has_ignore || v != ignore) && (v < 0 || v >= classes))
+      c.invalid("target " + std::to_string(v) + " (element " + std::to_string(e) + ") is not a class in [0, " +
+                std::to_string(classes) + ")" + (has_ignore ? " nor ignore_index " + std::to_string(ignore) : ""));
+  }
+}
+
 void lower_nll_loss(const NodeCtx& c) {
+  check_const_targets(c);
   std::optional<OperandId> weight;
   if (c.has_input(2)) weight = c.operand(2);
   c.set_out(0, nll(c, c.operand(0), c.operand(1), weight, c.attr_s("reduction", "mean")));
 }
 
 void lower_softmax_cross_entropy_loss(const NodeCtx& c) {
+  check_const_targets(c);
   OperandId x = c.operand(0);
   ReduceAttrs ra;
   ra.axes = std::vector<uint32_t>{1};
@@ -2878,32 +2956,55 @@ void lower_softmax_cross_entropy_loss(const NodeCtx& c) {
 
 // ---- Constants and generators ----
 
+// Output i as its value: the model's own bytes (a Constant node), which the memory budget does
+// not count.
+void set_model_out(const NodeCtx& c, size_t i, const OperandDescriptor& desc, BufferRef data, bool is_bool = false) {
+  c.im.model_bytes(data);
+  c.set_const_out(i, desc, std::move(data), is_bool);
+}
+
 void lower_constant(const NodeCtx& c) {
   if (c.has_attr("sparse_value")) c.unsupported("sparse constants");
   if (c.has_attr("value_string") || c.has_attr("value_strings")) c.unsupported("WebNN has no string data type");
   if (const auto* a = c.attr("value")) {
-    // Decoded as an initializer is (its type, shape and value count checked). An empty constant (a
-    // dimension of 0) is a host value only, as an empty initializer: a Resize's empty roi or
-    // scales are read as such, and using one as an operand is refused.
+    // Decoded as an initializer is (its type, shape, value count and value range checked). An
+    // empty constant (a dimension of 0) is a host value only, as an empty initializer: a Resize's
+    // empty roi or scales are read as such, and using one as an operand is refused.
     if (a->t().data_location() == onnx::TensorProto::EXTERNAL) c.unsupported("a Constant with external data");
-    Decoded d = decode_tensor(a->t(), "", c.where() + ": value");
-    return c.set_const_out(0, d.desc, std::move(d.data), d.is_bool);
+    Decoded d = decode_tensor(a->t(), nullptr, c.where() + ": value");
+    return set_model_out(c, 0, d.desc, std::move(d.data), d.is_bool);
   }
   if (c.has_attr("value_float"))
-    return c.set_const_out(0, {DataType::kFloat32, {}},
-                           bytes_of_doubles(DataType::kFloat32, {c.attr_f("value_float", 0)}));
+    return set_model_out(c, 0, {DataType::kFloat32, {}},
+                         bytes_of_doubles(DataType::kFloat32, {c.attr_f("value_float", 0)}));
   if (c.has_attr("value_int"))
-    return c.set_const_out(0, {DataType::kInt64, {}}, bytes_of_int64s(DataType::kInt64, {c.attr_i("value_int", 0)}));
+    return set_model_out(c, 0, {DataType::kInt64, {}}, bytes_of_int64s(DataType::kInt64, {c.attr_i("value_int", 0)}));
   if (c.has_attr("value_floats")) {
     auto f = c.attr_floats("value_floats");
-    return c.set_const_out(0, {DataType::kFloat32, {uint32_t(f.size())}},
-                           bytes_of_doubles(DataType::kFloat32, {f.begin(), f.end()}));
+    return set_model_out(c, 0, {DataType::kFloat32, {uint32_t(f.size())}},
+                         bytes_of_doubles(DataType::kFloat32, {f.begin(), f.end()}));
   }
   if (c.has_attr("value_ints")) {
     auto v = c.attr_ints("value_ints");
-    return c.set_const_out(0, {DataType::kInt64, {uint32_t(v.size())}}, bytes_of_int64s(DataType::kInt64, v));
+    return set_model_out(c, 0, {DataType::kInt64, {uint32_t(v.size())}}, bytes_of_int64s(DataType::kInt64, v));
   }
   c.invalid("a Constant without a value");
+}
+
+// Output i as `desc` filled with `one` (one element of its type): a folded value when it is within
+// the fold limit, otherwise `expand` of that one element, so nothing of the output's size is
+// allocated at import (ConstantOfShape, Dropout's mask).
+void set_filled_out(const NodeCtx& c, size_t i, const OperandDescriptor& desc, const BufferRef& one, bool is_bool) {
+  c.check_tensor(desc, "the output");
+  if (c.fold_fits(desc)) {
+    const uint64_t n = count_of(desc.shape);
+    const size_t es = one.size;
+    std::vector<std::byte> bytes(n * es);
+    for (uint64_t k = 0; k < n; ++k) std::memcpy(bytes.data() + k * es, one.data.get(), es);
+    return c.set_const_out(i, desc, BufferRef::adopt(std::move(bytes)), is_bool);
+  }
+  const OperandId value = c.constant({desc.data_type, {}}, one);
+  c.set_out(i, c.add(OpKind::kExpand, {value}, ExpandAttrs{desc.shape}), is_bool);
 }
 
 void lower_constant_of_shape(const NodeCtx& c) {
@@ -2911,64 +3012,55 @@ void lower_constant_of_shape(const NodeCtx& c) {
   OperandDescriptor d{DataType::kFloat32, {}};
   for (int64_t s : shape) {
     if (s <= 0) c.unsupported("an empty tensor (a dimension of " + std::to_string(s) + ")");
+    if (s > int64_t(kMaxDimension))
+      c.unsupported("a dimension of " + std::to_string(s) + ", over WebNN's largest (" + std::to_string(kMaxDimension) +
+                    ")");
     d.shape.push_back(uint32_t(s));
   }
   bool is_bool = false;
-  std::vector<std::byte> one(4, std::byte{0});
+  BufferRef one = bytes_of_doubles(DataType::kFloat32, {0.0});
   if (const auto* a = c.attr("value")) {
-    const auto& t = a->t();
-    std::string name;
-    auto type = webnn_type(t.data_type(), &is_bool, &name);
-    if (!type) c.unsupported("WebNN has no " + name + " data type");
-    d.data_type = *type;
-    size_t es = element_size(*type);
-    one.assign(es, std::byte{0});
-    if (t.has_raw_data() && t.raw_data().size() == es) {
-      std::memcpy(one.data(), t.raw_data().data(), es);
-    } else {
-      BufferRef v = t.float_data_size()    ? bytes_of_doubles(*type, {double(t.float_data(0))})
-                    : t.int64_data_size()  ? bytes_of_int64s(*type, {t.int64_data(0)})
-                    : t.int32_data_size()  ? bytes_of_int64s(*type, {int64_t(t.int32_data(0))})
-                    : t.uint64_data_size() ? bytes_of_int64s(*type, {int64_t(t.uint64_data(0))})
-                                           : bytes_of_int64s(*type, {0});
-      if (t.data_type() == onnx::TensorProto::FLOAT16 && t.int32_data_size()) {
-        uint16_t h = uint16_t(t.int32_data(0));
-        std::memcpy(one.data(), &h, 2);
-      } else {
-        std::memcpy(one.data(), v.data.get(), es);
-      }
-    }
+    // One element of any type, decoded (and range-checked) as an initializer is.
+    Decoded v = decode_tensor(a->t(), nullptr, c.where() + ": attribute value");
+    if (count_of(v.desc.shape) != 1)
+      c.invalid("attribute value must hold one element, it holds " + std::to_string(count_of(v.desc.shape)));
+    d.data_type = v.desc.data_type;
+    is_bool = v.is_bool;
+    one = std::move(v.data);
   }
-  c.im.builder().check_descriptor(d, c.where() + ": output");
-  uint64_t n = count_of(d.shape);
-  size_t es = one.size();
-  std::vector<std::byte> bytes(n * es);
-  for (uint64_t i = 0; i < n; ++i) std::memcpy(bytes.data() + i * es, one.data(), es);
-  c.set_const_out(0, d, BufferRef::adopt(std::move(bytes)), is_bool);
+  set_filled_out(c, 0, d, one, is_bool);
 }
 
 // OneHot: where(indices (negative ones counted from depth) == the positions along the new axis,
 // on value, off value).
 void lower_one_hot(const NodeCtx& c) {
-  int64_t depth = int64_t(c.const_doubles(1, "depth").at(0));
-  if (depth < 1) c.unsupported("a depth below 1 (WebNN has no empty tensors)");
+  const std::vector<double> depths = c.const_doubles(1, "depth");
+  if (depths.size() != 1) c.invalid("depth must hold one value, it holds " + std::to_string(depths.size()));
+  // Checked as the number it is before it becomes a dimension: nothing of depth's size is made
+  // before, and a depth beyond WebNN's largest dimension is never narrowed into one.
+  const double raw = std::trunc(depths[0]);
+  if (!(raw >= 1)) c.unsupported("a depth of " + std::to_string(depths[0]) + " (WebNN has no empty tensors)");
+  if (raw > double(kMaxDimension))
+    c.unsupported("a depth of " + std::to_string(raw) + ", over WebNN's largest dimension (" +
+                  std::to_string(kMaxDimension) + ")");
+  const uint32_t depth = uint32_t(raw);
+  const Shape is = c.desc(0).shape;
+  const size_t r = is.size() + 1;
+  const uint32_t axis = c.axis(c.attr_i("axis", -1), r);
+  if (c.desc(2).shape != Shape{2}) c.invalid("values must hold 2 elements");
+  Shape out = is;
+  out.insert(out.begin() + axis, depth);
+  c.check_tensor({c.type(2), out}, "the output");
+  const DataType it = c.type(0);
+  // The positions 0 .. depth - 1 along the axis: the one table of depth's size, reserved first.
+  const OperandId positions = c.iota(it, r, axis, depth, "the positions 0 to depth - 1");
   OperandId idx = c.operand(0);
-  DataType it = c.desc_of(idx).data_type;
-  Shape is = c.desc_of(idx).shape;
-  size_t r = is.size() + 1;
-  uint32_t axis = c.axis(c.attr_i("axis", -1), r);
   OperandId wrapped = c.add(OpKind::kAdd, {idx, c.scalar(it, double(depth))});
   idx = c.add(OpKind::kWhere, {c.add(OpKind::kLesser, {idx, c.scalar(it, 0)}), wrapped, idx});
   Shape us = is;
   us.insert(us.begin() + axis, 1);
-  Shape iota_shape(r, 1);
-  iota_shape[axis] = uint32_t(depth);
-  std::vector<int64_t> iota(static_cast<size_t>(depth));
-  std::iota(iota.begin(), iota.end(), 0);
-  OperandId positions = c.constant({it, iota_shape}, bytes_of_int64s(it, iota));
   OperandId hot = c.add(OpKind::kEqual, {c.reshape(idx, us), positions});
   OperandId values = c.operand(2);
-  if (c.desc_of(values).shape != Shape{2}) c.invalid("values must hold 2 elements");
   Shape one(r, 1);
   OperandId off = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{0}, {1}, std::nullopt}), one);
   OperandId on = c.reshape(c.add(OpKind::kSlice, {values}, SliceAttrs{{1}, {1}, std::nullopt}), one);
@@ -3004,6 +3096,7 @@ void lower_window(const NodeCtx& c, int kind) {
   std::string name;
   auto type = webnn_type(int32_t(c.attr_i("output_datatype", onnx::TensorProto::FLOAT)), &is_bool, &name);
   if (!type) c.unsupported("WebNN has no " + name + " data type");
+  c.reserve({*type, {uint32_t(size)}}, "the window", 8 * uint64_t(size));
   double n = double(periodic ? size : size - 1);
   const double pi = 3.14159265358979323846;
   std::vector<double> v(static_cast<size_t>(size));
@@ -3034,42 +3127,50 @@ void lower_eye_like(const NodeCtx& c) {
     if (!type) c.unsupported("WebNN has no " + name + " data type");
     t = *type;
   }
-  int64_t k = c.attr_i("k", 0);
-  std::vector<int64_t> v(count_of(s), 0);
-  for (int64_t i = 0; i < int64_t(s[0]); ++i) {
-    int64_t j = i + k;
-    if (j >= 0 && j < int64_t(s[1])) v[size_t(i * s[1] + j)] = 1;
-  }
-  c.set_const_out(0, {t, s}, bytes_of_int64s(t, v), is_bool);
+  const int64_t k = c.attr_i("k", 0);
+  // A table of the input's size, reserved before it is made.
+  c.reserve({t, s}, "the matrix");
+  const uint64_t cols = s[1];
+  c.set_const_out(0, {t, s},
+                  bytes_of_int64s(t, count_of(s),
+                                  [&](uint64_t e) {
+                                    const int64_t i = int64_t(e / cols), j = int64_t(e % cols);
+                                    return int64_t(k >= 0 ? j - i == k : i - j == -k);
+                                  }),
+                  is_bool);
 }
 
+// Range: folded at import, as every value it makes is known then; held to the fold limit like
+// every fold (docs/onnx.md, "Folding"), its length checked before anything is allocated.
 void lower_range(const NodeCtx& c) {
-  DataType t = c.type(0);
-  if (is_floating_point(t)) {
-    double start = c.const_doubles(0, "start").at(0), limit = c.const_doubles(1, "limit").at(0),
-           delta = c.const_doubles(2, "delta").at(0);
-    if (delta == 0) c.invalid("delta is 0");
-    double count = std::ceil((limit - start) / delta);
-    if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
-    int64_t n = std::max<int64_t>(0, int64_t(count));
-    if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
-    c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
-    std::vector<double> v(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + double(i) * delta;
-    return c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_doubles(t, v));
-  }
-  int64_t start = c.const_ints(0, "start").at(0), limit = c.const_ints(1, "limit").at(0),
-          delta = c.const_ints(2, "delta").at(0);
+  const DataType t = c.type(0);
+  const bool floats = is_floating_point(t);
+  auto scalar_of = [&](size_t i, const char* what) {
+    const std::vector<double> v = c.const_doubles(i, what);
+    if (v.size() != 1) c.invalid(std::string(what) + " must hold one value, it holds " + std::to_string(v.size()));
+    return v[0];
+  };
+  // The count in double: the difference of two int64 values may overflow int64.
+  const double start = scalar_of(0, "start"), limit = scalar_of(1, "limit"), delta = scalar_of(2, "delta");
+  if (c.type(1) != t || c.type(2) != t) c.invalid("start, limit and delta must have one type");
   if (delta == 0) c.invalid("delta is 0");
-  // In double: the difference of two int64 values may overflow int64.
-  double count = std::ceil((double(limit) - double(start)) / double(delta));
-  if (!(count <= double(kMaxDimension))) c.unsupported("a range of more than 2^31 - 1 values");
-  int64_t n = std::max<int64_t>(0, int64_t(count));
-  if (n == 0) c.unsupported("an empty range (WebNN has no empty tensors)");
-  c.im.builder().check_descriptor({t, {uint32_t(n)}}, c.where() + ": output");
-  std::vector<int64_t> v(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) v[size_t(i)] = start + i * delta;
-  c.set_const_out(0, {t, {uint32_t(n)}}, bytes_of_int64s(t, v));
+  const double count = std::ceil((limit - start) / delta);
+  if (!(count >= 1)) c.unsupported("an empty range (WebNN has no empty tensors)");
+  if (!(count <= double(kMaxFoldElements)))
+    c.unsupported("a range of " + std::to_string(count) + " values: Range is folded at import, up to " +
+                  std::to_string(kMaxFoldElements) + " values (the fold limit)");
+  const uint32_t n = uint32_t(count);
+  const OperandDescriptor d{t, {n}};
+  if (!c.fold_fits(d)) c.unsupported("a range of " + std::to_string(n) + " values");
+  if (floats) {
+    std::vector<double> v(n);
+    for (uint32_t i = 0; i < n; ++i) v[i] = start + double(i) * delta;
+    return c.set_const_out(0, d, bytes_of_doubles(t, v));
+  }
+  // Exact in int64, wrapping arithmetic where an intermediate product leaves int64 (each value
+  // itself lies between start and limit).
+  const int64_t s0 = c.const_ints(0, "start").at(0), step = c.const_ints(2, "delta").at(0);
+  c.set_const_out(0, d, bytes_of_int64s(t, n, [&](uint64_t i) { return int64_t(uint64_t(s0) + i * uint64_t(step)); }));
 }
 
 void lower_dropout(const NodeCtx& c) {
@@ -3078,12 +3179,9 @@ void lower_dropout(const NodeCtx& c) {
       c.unsupported("training mode is outside the WebNN specification");
   }
   if (c.opset < 7 && c.attr_i("is_test", 0) == 0) c.unsupported("training mode (is_test = 0)");
-  if (c.wants_output(1)) {
-    // The mask of inference mode: all true.
-    Shape s = c.desc(0).shape;
-    c.set_const_out(1, {DataType::kUint8, s}, bytes_of_int64s(DataType::kUint8, std::vector<int64_t>(count_of(s), 1)),
-                    true);
-  }
+  // The mask of inference mode: all true.
+  if (c.wants_output(1))
+    set_filled_out(c, 1, {DataType::kUint8, c.desc(0).shape}, bytes_of_int64s(DataType::kUint8, {1}), true);
   reshaped(c, c.desc(0).shape);
 }
 

@@ -245,13 +245,10 @@ void lower_reverse_sequence(const NodeCtx& c) {
   if (c.is_const(1))
     for (int64_t len : c.const_ints(1, "sequence_lens"))
       if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, time steps]");
-  Shape t_shape(r, 1), len_shape(r, 1);
-  t_shape[time_axis] = steps;
+  Shape len_shape(r, 1);
   len_shape[batch_axis] = xs[batch_axis];
-  std::vector<int64_t> iota(steps);
-  std::iota(iota.begin(), iota.end(), int64_t{0});
   const DataType i32 = DataType::kInt32;
-  OperandId t = c.constant({i32, t_shape}, bytes_of_int64s(i32, iota));
+  OperandId t = c.iota(i32, r, time_axis, steps, "the time steps");
   OperandId len = c.reshape(c.cast(c.operand(1), i32), len_shape);
   len = c.add(OpKind::kClamp, {len}, ClampAttrs{0.0, double(steps)});
   OperandId reversed = c.add(OpKind::kSub, {c.add(OpKind::kSub, {len, c.scalar(i32, 1, r)}), t});
@@ -267,6 +264,9 @@ void lower_reverse_sequence(const NodeCtx& c) {
 void lower_gather_nd(const NodeCtx& c) {
   const int64_t bd = c.attr_i("batch_dims", 0);
   const Shape ds = c.desc(0).shape, is = c.desc(1).shape;
+  // Index tuples of the last axis' length, each component against its dimension after the batch's.
+  if (bd >= 0 && !is.empty() && is.back() > 0 && size_t(bd) + is.back() <= ds.size())
+    check_const_indices(c, 1, [&](uint64_t e) { return ds[size_t(bd) + e % is.back()]; });
   if (bd == 0) {
     c.set_out(0, c.add(OpKind::kGatherNd, {c.operand(0), c.operand(1)}), c.in(0).is_bool);
     return;
@@ -285,13 +285,9 @@ void lower_gather_nd(const NodeCtx& c) {
   idx_shape.insert(idx_shape.end(), is.begin() + bd, is.end());  // [B, M..., k]
   Shape coord_shape = idx_shape;
   coord_shape.back() = 1;
-  Shape iota_shape(coord_shape.size(), 1);
-  iota_shape[0] = uint32_t(batch);
-  std::vector<int64_t> iota(batch);
-  std::iota(iota.begin(), iota.end(), int64_t{0});
   const DataType it = c.type(1);
-  OperandId coord =
-      c.add(OpKind::kExpand, {c.constant({it, iota_shape}, bytes_of_int64s(it, iota))}, ExpandAttrs{coord_shape});
+  OperandId coord = c.add(OpKind::kExpand, {c.iota(it, coord_shape.size(), 0, uint32_t(batch), "the batch positions")},
+                          ExpandAttrs{coord_shape});
   OperandId idx =
       c.add(OpKind::kConcat, {coord, c.reshape(c.operand(1), idx_shape)}, ConcatAttrs{uint32_t(idx_shape.size() - 1)});
   OperandId y = c.add(OpKind::kGatherNd, {c.reshape(c.operand(0), data_shape), idx});

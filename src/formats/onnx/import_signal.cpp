@@ -78,6 +78,7 @@ OperandId lower_dft_along(const NodeCtx& c, OperandId x, uint32_t axis, int64_t 
   const double pi = 3.14159265358979323846;
   const double sign = inverse ? 1 : -1, scale = inverse ? 1 / double(n) : 1;
   const size_t cols = size_t(bins) * 2;
+  c.reserve({DataType::kFloat32, {uint32_t(m * parts), uint32_t(cols)}}, "the DFT matrix", 8 * m * parts * cols);
   std::vector<double> w(size_t(m) * parts * cols);
   for (uint64_t j = 0; j < m; ++j)
     for (uint64_t k = 0; k < bins; ++k) {
@@ -148,11 +149,10 @@ void lower_stft(const NodeCtx& c) {
   const int64_t frames = (int64_t(s[1]) - *length) / step + 1;
   if (uint64_t(frames) * uint64_t(*length) > kMaxDftMatrixElements)
     c.unsupported("more than 2^26 frame samples in all");
-  std::vector<int64_t> index(size_t(frames * *length));
-  for (int64_t f = 0; f < frames; ++f)
-    for (int64_t i = 0; i < *length; ++i) index[size_t(f * *length + i)] = f * step + i;
+  const uint64_t frame_length = uint64_t(*length);
   OperandId at =
-      c.constant({DataType::kInt32, {uint32_t(frames), uint32_t(*length)}}, bytes_of_int64s(DataType::kInt32, index));
+      c.int_table({DataType::kInt32, {uint32_t(frames), uint32_t(frame_length)}}, "the frames' sample indices",
+                  [&](uint64_t e) { return int64_t(e / frame_length) * step + int64_t(e % frame_length); });
   OperandId x = c.add(OpKind::kGather, {c.operand(0), at}, GatherAttrs{1});  // [batch, frames, length, parts]
   if (c.has_input(2)) {
     OperandId window = c.operand(2);
@@ -193,6 +193,7 @@ void lower_mel_weight_matrix(const NodeCtx& c) {
                 " DFT bins (the edges or the sample rate are out of range)");
     edge[i] = int64_t(bin);
   }
+  c.reserve({*type, {uint32_t(spectrum_bins), uint32_t(bands)}}, "the matrix", 8 * uint64_t(spectrum_bins * bands));
   std::vector<double> w(size_t(spectrum_bins * bands), 0.0);
   auto at = [&](int64_t j, int64_t band) -> double& { return w[size_t(j * bands + band)]; };
   for (int64_t b = 0; b < bands; ++b) {
@@ -262,11 +263,7 @@ void lower_top_k(const NodeCtx& c) {
     }
     skip = c.constant(scalar_desc, bytes_of_int64s(t, {largest ? lowest : highest}));
   }
-  Shape iota_shape(s.size(), 1);
-  iota_shape[axis] = s[axis];
-  std::vector<int64_t> iota(s[axis]);
-  std::iota(iota.begin(), iota.end(), 0);
-  OperandId positions = c.constant({DataType::kInt64, iota_shape}, bytes_of_int64s(DataType::kInt64, iota));
+  OperandId positions = c.iota(DataType::kInt64, s.size(), axis, s[axis], "the positions along the axis");
 
   ReduceAttrs ra;
   ra.axes = std::vector<uint32_t>{axis};
