@@ -243,6 +243,14 @@ vtest('build(outputs)', async (t) => {
     assert.ok(graph instanceof webnn.MLGraph);
     graph.destroy();
   });
+  await t.test('no step forbids one operand under two names, an output named like an input, or a graph without inputs', async () => {
+    const b = new MLGraphBuilder(context);
+    const x = b.input('x', f32([2]));
+    const y = b.relu(x);
+    (await b.build({ a: y, b: y, x: b.neg(x) })).destroy();
+    const k = new MLGraphBuilder(context);
+    (await k.build({ y: k.neg(k.constant('float32', 2)) })).destroy();
+  });
   await t.test('If this can not build ([[hasBuilt]]), then return a promise rejected with an "InvalidStateError"', async () => {
     const b = new MLGraphBuilder(context);
     const y = b.relu(b.input('x', f32([2])));

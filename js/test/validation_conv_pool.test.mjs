@@ -47,6 +47,8 @@ tables.conv2d = [
   { step: "If options.bias's dataType is not one of its allowed data types (same as input), then throw a TypeError", args: conv([1, 2, 5, 5], [4, 2, 3, 3], (o) => ({ bias: o('f16', [4]) })) },
   { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', args: conv([1, 1, 3, 3], [1, 1, 5, 5]) },
   { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: 'dilated filter wider than the input', args: conv([1, 1, 5, 5], [1, 1, 3, 3], () => ({ dilations: [1, 3] })) },
+  { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: 'padding 2^32 - 1 (exact arithmetic, no wrap-around)', args: conv([1, 1, 3, 3], [1, 1, 1, 1], () => ({ padding: [4294967295, 4294967295, 0, 0] })) },
+  { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: 'dilation 2^31 (exact arithmetic, no wrap-around)', args: conv([1, 1, 3, 3], [1, 1, 3, 3], () => ({ dilations: [2 ** 31, 1] })) },
 ];
 
 // ---- convTranspose2d ----
@@ -93,6 +95,7 @@ tables.convTranspose2d = [
   { step: 'If outputWidth is less than calculatedOutputWidth, then throw a TypeError', args: conv([1, 1, 3, 3], [1, 2, 3, 3], () => ({ strides: [2, 2], outputSizes: [7, 6] })) },
   { step: 'If outputWidth is greater than or equal to calculatedOutputWidth + strides[1], then throw a TypeError', args: conv([1, 1, 3, 3], [1, 2, 3, 3], () => ({ outputSizes: [5, 6] })) },
   { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', args: conv([1, 1, 1, 1], [1, 1, 1, 1], () => ({ padding: [1, 1, 0, 0] })) },
+  { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: '(3 - 1) * (2^31 + 1) + 1 (exact arithmetic, no wrap-around)', args: conv([1, 1, 3, 3], [1, 1, 1, 1], () => ({ strides: [2 ** 31 + 1, 1] })) },
 ];
 
 // ---- averagePool2d, l2Pool2d, maxPool2d ----
@@ -139,6 +142,8 @@ function poolRows(op, allowed) {
     },
     { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', args: pool([1, 1, 3, 3], { windowDimensions: [5, 5] }) },
     { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: 'dilated window wider than the input', args: pool([1, 1, 5, 5], { windowDimensions: [3, 3], dilations: [1, 3] }) },
+    { step: 'If either outputHeight or outputWidth is not a valid dimension, then throw a TypeError', name: 'padding 2^32 - 1 (exact arithmetic, no wrap-around)', args: pool([1, 1, 3, 3], { windowDimensions: [1, 1], padding: [4294967295, 4294967295, 0, 0] }) },
+    { step: 'output: a stride of 2^32 - 1 leaves one window', args: pool([1, 1, 3, 3], { windowDimensions: [1, 1], strides: [4294967295, 4294967295] }), expect: ['f32', [1, 1, 1, 1]] },
   ];
 }
 tables.averagePool2d = poolRows('averagePool2d', ['f32', 'f16']);

@@ -35,6 +35,14 @@ tables.concat = [
     step: 'If size (the sum along axis) is not a valid dimension, then throw a TypeError',
     args: (o) => [[o('u8', [2 ** 30]), o('u8', [2 ** 30])], 0],
   },
+  {
+    step: 'If size (the sum along axis) is not a valid dimension, then throw a TypeError',
+    name: 'three times 2^31 - 1 (exact arithmetic, no wrap-around)',
+    args: (o) => {
+      const x = o('u8', [2 ** 31 - 1]);
+      return [[x, x, x], 0];
+    },
+  },
 ];
 
 // ---- expand ----
@@ -62,6 +70,7 @@ tables.pad = [
   { step: 'If mode is "reflection" and beginningPadding[index] >= the dimension, then throw a TypeError', args: one([3, 3], [[3, 0], [0, 0], { mode: 'reflection' }]) },
   { step: 'If mode is "reflection" and endingPadding[index] >= the dimension, then throw a TypeError', args: one([3, 3], [[0, 0], [0, 3], { mode: 'reflection' }]) },
   { step: 'If any item in outputShape is not a valid dimension, then throw a TypeError', args: one([2 ** 30], [[2 ** 30], [2 ** 30]], 'u8') },
+  { step: 'If any item in outputShape is not a valid dimension, then throw a TypeError', name: '(2^32 - 1) + 2 + 1 (exact arithmetic, no wrap-around)', args: one([2], [[4294967295], [1]]) },
 ];
 
 // ---- reshape ----
@@ -74,6 +83,7 @@ tables.reshape = [
   { step: 'If any item in newShape is not a valid dimension (2^31), then throw a TypeError', args: one([2, 3], [[2 ** 31, 6]]) },
   { step: 'If the product of newShape is not equal to inputElementCount, then throw a TypeError', args: one([2, 3], [[7]]) },
   { step: 'If the product of newShape is not equal to inputElementCount, then throw a TypeError', name: 'scalar to [2]', args: one([], [[2]]) },
+  { step: 'If the product of newShape is not equal to inputElementCount, then throw a TypeError', name: 'a product of 6 * 2^32', args: one([6], [[65536, 65536, 6]]) },
 ];
 
 // ---- reverse ----
@@ -104,6 +114,7 @@ tables.slice = [
   { step: 'If starts[index] is greater than inputSize, then throw a TypeError', args: one([4, 5], [[5, 0], [1, 1]]) },
   { step: 'If starts[index] + inputSliceSize is greater than inputSize, then throw a TypeError', args: one([4, 5], [[2, 0], [3, 1]]) },
   { step: 'If starts[index] + inputSliceSize is greater than inputSize, then throw a TypeError', name: 'start at the end', args: one([4, 5], [[0, 5], [1, 1]]) },
+  { step: 'If starts[index] + inputSliceSize is greater than inputSize, then throw a TypeError', name: '3 + (2^32 - 1) (exact arithmetic, no wrap-around)', args: one([4], [[3], [4294967295]]) },
 ];
 
 // ---- split ----
@@ -124,6 +135,7 @@ tables.split = [
   { step: 'If any of splits\'s items is equal to 0, then throw a TypeError', args: one([6, 4], [[0, 6]]) },
   { step: "If the sum of splits's items is not equal to input's shape[axis], then throw a TypeError", args: one([6, 4], [[2, 3]]) },
   { step: "If the sum of splits's items is not equal to input's shape[axis], then throw a TypeError", name: 'more than the dimension', args: one([6, 4], [[2, 3], { axis: 1 }]) },
+  { step: "If the sum of splits's items is not equal to input's shape[axis], then throw a TypeError", name: '(2^32 - 1) + 7 (exact arithmetic, no wrap-around)', args: one([6], [[4294967295, 7]]) },
 ];
 
 // ---- tile ----
