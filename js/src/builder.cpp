@@ -166,31 +166,32 @@ napi_value add_operation(napi_env env, napi_callback_info info) {
     const auto kind = static_cast<OpKind>(kind_index);
     const std::string method(op_name(kind));
     const std::string label = to_string(env, args[4], "label");
-    // spec: every method's first step, before its operands are validated.
-    detail::check_can_build(b.impl(), method);
-
+    // The spec's steps, each failure led by the label: "can build" first, then validating each
+    // operand (positional, then operand-valued options), then the op's own validation.
     std::vector<OperandId> inputs;
-    for (napi_value pair : to_elements(env, args[2], "operands")) {
-      auto items = to_elements(env, pair, "operands");
-      if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
-      inputs.push_back(operand_ref(env, items[1], b, method, to_string(env, items[0], "operand name")).id());
-    }
-
-    napi_value given = args[3];
-    if (type_of(env, given) != napi_object) throw_type_error(env, "addOperation: attributes must be an object");
     Attributes attrs = default_attributes(kind);
-    const FieldFromJs from_js{env, b, method};
-    std::visit(
-        [&](auto& a) {
-          std::decay_t<decltype(a)>::fields(a, [&](const char* field, auto& value) {
-            bool has = false;
-            check(env, napi_has_named_property(env, given, field, &has));
-            if (!has) return;
-            napi_value v = get(env, given, field);
-            if (type_of(env, v) != napi_undefined) from_js(field, value, v);
-          });
-        },
-        attrs);
+    labelled(label, [&] {
+      detail::check_can_build(b.impl(), method);
+      for (napi_value pair : to_elements(env, args[2], "operands")) {
+        auto items = to_elements(env, pair, "operands");
+        if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
+        inputs.push_back(operand_ref(env, items[1], b, method, to_string(env, items[0], "operand name")).id());
+      }
+      napi_value given = args[3];
+      if (type_of(env, given) != napi_object) throw_type_error(env, "addOperation: attributes must be an object");
+      const FieldFromJs from_js{env, b, method};
+      std::visit(
+          [&](auto& a) {
+            std::decay_t<decltype(a)>::fields(a, [&](const char* field, auto& value) {
+              bool has = false;
+              check(env, napi_has_named_property(env, given, field, &has));
+              if (!has) return;
+              napi_value v = get(env, given, field);
+              if (type_of(env, v) != napi_undefined) from_js(field, value, v);
+            });
+          },
+          attrs);
+    });
 
     std::vector<napi_value> outputs;
     for (const MLOperand& o : detail::add_operation(b.impl(), kind, std::move(inputs), std::move(attrs), label))

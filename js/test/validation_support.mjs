@@ -172,7 +172,7 @@ async function genericCases(t, op, base) {
     const args = callArgs(b, op, base, operandMaker(b), `${op}_built`);
     const extra = b.input('extra', { dataType: 'float32', shape: [1] });
     (await b.build({ out: b.identity(extra) })).destroy();
-    throwsWith(() => b[op](...args), 'InvalidStateError');
+    throwsWith(() => b[op](...args), 'InvalidStateError', `${op}_built`);
   });
   // dequantizeLinear and quantizeLinear check [[hasBuilt]] only, not "can not build".
   if (!['dequantizeLinear', 'quantizeLinear'].includes(op)) {
@@ -181,7 +181,7 @@ async function genericCases(t, op, base) {
       const b = new MLGraphBuilder(lostContext);
       const args = callArgs(b, op, base, operandMaker(b), `${op}_lost`);
       lostContext.destroy();
-      throwsWith(() => b[op](...args), 'InvalidStateError');
+      throwsWith(() => b[op](...args), 'InvalidStateError', `${op}_lost`);
     });
   }
   const counter = operandMaker(new MLGraphBuilder(context));
@@ -191,7 +191,7 @@ async function genericCases(t, op, base) {
       const b = new MLGraphBuilder(context);
       const other = new MLGraphBuilder(context);
       const args = callArgs(b, op, base, operandMaker(b, { index, builder: other }), `${op}_foreign`);
-      throwsWith(() => b[op](...args), 'TypeError');
+      throwsWith(() => b[op](...args), 'TypeError', `${op}_foreign`);
     });
   }
 }

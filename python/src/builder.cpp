@@ -63,41 +63,45 @@ py::object add_operation(MLGraphBuilder& builder, size_t kind_index, const py::s
     throw py::type_error(m.method + "() takes " + std::to_string(m.operands.size()) + " operands, got " +
                          std::to_string(operands.size()));
 
-  std::vector<OperandId> inputs;
-  for (size_t i = 0; i < m.operands.size(); ++i) {
-    py::handle v = operands[i];
-    if (!m.operand_is_list[i]) {
-      inputs.push_back(operand_arg(v, {impl, m.method, m.operands[i]}));
-      continue;
-    }
-    if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
-      field_type_error({impl, m.method, m.operands[i]}, "a sequence of MLOperand", v);
-    size_t j = 0;
-    for (py::handle item : v)
-      inputs.push_back(operand_arg(item, {impl, m.method, m.operands[i] + "[" + std::to_string(j++) + "]"}));
-  }
-
   for (const std::string& p : m.parameters)
     if (!arguments.contains(p)) throw py::type_error(m.method + "() missing required argument: '" + p + "'");
-  size_t used = 0;
-  Attributes attrs = default_attributes(m.kind);
-  std::visit(
-      [&](auto& a) {
-        std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
-          const std::string key = snake_case(field);
-          if (!arguments.contains(key)) return;
-          ++used;
-          from_python(arguments[py::str(key)], value, FieldTarget{impl, m.method, key});
-        });
-      },
-      attrs);
   std::string label;
+  size_t used = 0;
   if (arguments.contains("label")) {
     ++used;
     py::handle v = arguments["label"];
     if (!py::isinstance<py::str>(v)) field_type_error({impl, m.method, "label"}, "a str", v);
     label = py::str(v);
   }
+
+  // The spec's steps, each failure led by the label: "can build", then validating each operand.
+  std::vector<OperandId> inputs;
+  Attributes attrs = default_attributes(m.kind);
+  labelled(label, [&] {
+    detail::check_can_build(impl, m.method);
+    for (size_t i = 0; i < m.operands.size(); ++i) {
+      py::handle v = operands[i];
+      if (!m.operand_is_list[i]) {
+        inputs.push_back(operand_arg(v, {impl, m.method, m.operands[i]}));
+        continue;
+      }
+      if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+        field_type_error({impl, m.method, m.operands[i]}, "a sequence of MLOperand", v);
+      size_t j = 0;
+      for (py::handle item : v)
+        inputs.push_back(operand_arg(item, {impl, m.method, m.operands[i] + "[" + std::to_string(j++) + "]"}));
+    }
+    std::visit(
+        [&](auto& a) {
+          std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
+            const std::string key = snake_case(field);
+            if (!arguments.contains(key)) return;
+            ++used;
+            from_python(arguments[py::str(key)], value, FieldTarget{impl, m.method, key});
+          });
+        },
+        attrs);
+  });
   if (used != arguments.size()) {
     for (auto [key, value] : arguments) {
       const std::string k = py::str(key);

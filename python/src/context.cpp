@@ -332,12 +332,11 @@ void bind_context(py::module_& m) {
 
   m.def(
       "load",
-      [](py::handle path, py::handle manifest_path, py::handle weights_path,
-         std::optional<uint64_t> onnx_memory_budget) {
+      [](py::handle path, py::handle manifest_path, py::handle weights_path, std::optional<uint64_t> memory_budget) {
         formats::LoadOptions options;
         options.weights_path = optional_path(weights_path);
         options.manifest_path = optional_path(manifest_path);
-        options.onnx_memory_budget = onnx_memory_budget;
+        options.memory_budget = memory_budget;
         const std::string file = path_arg(path);
         std::shared_ptr<const Graph> ir;
         {
@@ -347,13 +346,14 @@ void bind_context(py::module_& m) {
         return PyGraph::loaded(std::move(ir));
       },
       py::arg("path"), py::arg("manifest_path") = py::none(), py::arg("weights_path") = py::none(), py::kw_only(),
-      py::arg("onnx_memory_budget") = py::none(),
+      py::arg("memory_budget") = py::none(),
       "Loads a webnn-graph file (.json or .webnn; weights from NAME.manifest.json + NAME.weights\n"
       "beside it unless given; the argument order is pywebnn's) or an ONNX model (.onnx, imported\n"
       "onto the builder's operations: docs/onnx.md). The graph is validated as the\n"
       "builder validates and runs on any context: it is compiled for a context on first use there.\n"
-      "onnx_memory_budget: bytes of folded and materialised values an ONNX import may hold (default\n"
-      "1 GiB). An ONNX input with a default value (its initializer) may be left out of compute().");
+      "memory_budget: bytes the load may materialise beyond the file's own: an ONNX import's folded\n"
+      "values, a graph file's constants filled from a scalar (default 1 GiB). An ONNX input with a default value (its "
+      "initializer) may be left out of compute().");
 
   py::class_<PendingRead, std::shared_ptr<PendingRead>>(m, "_PendingRead")
       .def("result", &PendingRead::result, py::arg("timeout") = py::none())

@@ -197,7 +197,7 @@ class MLGraph:
         manifest_path: str | PathLike[str] | None = None,
         weights_path: str | PathLike[str] | None = None,
         *,
-        onnx_memory_budget: int | None = None,
+        memory_budget: int | None = None,
     ) -> MLGraph: ...
 
 def load(
@@ -205,7 +205,7 @@ def load(
     manifest_path: str | PathLike[str] | None = None,
     weights_path: str | PathLike[str] | None = None,
     *,
-    onnx_memory_budget: int | None = None,
+    memory_budget: int | None = None,
 ) -> MLGraph:
     """Loads a webnn-graph file (.json or .webnn) or an ONNX model (.onnx); the graph runs on any context."""
 

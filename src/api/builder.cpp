@@ -53,9 +53,11 @@ template <class Make>
 std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const char* method,
                                      const std::string& label, Make&& make) {
   std::lock_guard<std::mutex> lock(impl->mutex);
-  check_can_build(*impl, method);
   std::vector<OperandId> inputs;
-  Attributes attrs = make(inputs);
+  Attributes attrs = labelled(label, [&] {
+    check_can_build(*impl, method);
+    return make(inputs);
+  });
   std::vector<MLOperand> result;
   for (OperandId id : impl->ir.add_operation(kind, std::move(inputs), std::move(attrs), label))
     result.emplace_back(impl, id);

@@ -74,6 +74,13 @@ inline constexpr uint32_t kWeightsVersion = 1;
 
 // ---- Graphs ----
 
+// The bytes a load may materialise beyond the file's own (docs/onnx.md, "Memory"; docs/formats.md):
+// an ONNX import's folded values and composition tables held at once, a graph file's constants
+// filled from a scalar in all. Half of maxTensorByteLength: far above what real models need (ONNX
+// folding holds at most about 2 KB over the ONNX backend suite and the PyTorch models), far below
+// what a hostile file of a few hundred bytes could otherwise make the loader allocate.
+inline constexpr uint64_t kDefaultMemoryBudget = uint64_t{1} << 30;  // 1 GiB
+
 struct LoadOptions {
   // Default: NAME.weights / NAME.manifest.json beside the graph file NAME.json / NAME.webnn. They
   // are opened only when the graph refers to the weights file.
@@ -83,8 +90,8 @@ struct LoadOptions {
   // contents of .npy files (inputs the model uses as shapes, axes or indices).
   std::map<std::string, uint32_t> dims;
   std::map<std::string, std::string> freeze;
-  // The ONNX importer's memory budget in bytes (OnnxImportOptions::memory_budget; default 1 GiB).
-  std::optional<uint64_t> onnx_memory_budget;
+  // The load's memory budget in bytes (kDefaultMemoryBudget when absent).
+  std::optional<uint64_t> memory_budget;
 };
 
 // Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX
@@ -92,10 +99,11 @@ struct LoadOptions {
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options = {});
 
 // Parses a graph from memory; `origin` names it in errors.
+// `memory_budget` bounds the bytes of the constants filled from a scalar ("init": {"kind": "scalar"}).
 std::shared_ptr<const Graph> parse_graph_json(std::string_view text, const WeightsSource& weights,
-                                              const std::string& origin);
+                                              const std::string& origin, uint64_t memory_budget = kDefaultMemoryBudget);
 std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const WeightsSource& weights,
-                                              const std::string& origin);
+                                              const std::string& origin, uint64_t memory_budget = kDefaultMemoryBudget);
 
 struct SaveOptions {
   // Default: NAME.weights / NAME.manifest.json beside the graph file.

@@ -1,5 +1,6 @@
 // GraphDoc <-> IR: building a parsed document through GraphBuilder, and describing a Graph as a
 // document for the writers.
+#include <algorithm>
 #include <functional>
 #include <queue>
 #include <set>
@@ -43,7 +44,7 @@ BufferRef init_bytes(const TensorDoc& c, const WeightsSource& weights) {
 
 }  // namespace
 
-std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSource& weights) {
+std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSource& weights, uint64_t memory_budget) {
   GraphBuilder builder;
 
   // Every operand name, defined once: inputs, constants and node results share one namespace.
@@ -115,7 +116,22 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   std::unordered_map<std::string, OperandId> ids_by_name;
   for (const TensorDoc& in : doc.inputs)
     ids_by_name[in.name] = at(in.where, [&] { return builder.add_input(in.name, in.desc); });
+  // A scalar initializer is a few bytes of the file that stand for the whole tensor: bounded in
+  // all, so that a small file cannot make the loader allocate without limit.
+  uint64_t filled = 0;
   for (const TensorDoc& c : doc.consts) {
+    // A constant too large for a tensor at all is scalar_fill's error; the budget bounds the rest.
+    if (c.init.kind == InitDoc::Kind::kScalar &&
+        c.desc.byte_length().value_or(UINT64_MAX) <= kDefaultMaxTensorByteLength) {
+      const uint64_t bytes = *c.desc.byte_length();
+      if (bytes > memory_budget - std::min(filled, memory_budget))
+        throw_error(ErrorKind::kNotSupportedError,
+                    c.where + ": constants filled from a scalar would hold " + std::to_string(filled + bytes) +
+                        " bytes in all, more than the load's memory budget of " + std::to_string(memory_budget) +
+                        " bytes (raise it with --memory-budget, LoadOptions::memory_budget or webnn.load's "
+                        "memory_budget)");
+      filled += bytes;
+    }
     BufferRef data = init_bytes(c, weights);
     ids_by_name[c.name] = at(c.where, [&] { return builder.add_constant(c.desc, std::move(data), c.name); });
   }

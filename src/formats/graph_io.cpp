@@ -79,13 +79,13 @@ void check_distinct(const std::vector<std::pair<const char*, std::string>>& role
 }  // namespace
 
 std::shared_ptr<const Graph> parse_graph_json(std::string_view text, const WeightsSource& weights,
-                                              const std::string& origin) {
-  return build_graph(json_to_doc(text, origin), weights);
+                                              const std::string& origin, uint64_t memory_budget) {
+  return build_graph(json_to_doc(text, origin), weights, memory_budget);
 }
 
 std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const WeightsSource& weights,
-                                              const std::string& origin) {
-  return build_graph(text_to_doc(text, origin), weights);
+                                              const std::string& origin, uint64_t memory_budget) {
+  return build_graph(text_to_doc(text, origin), weights, memory_budget);
 }
 
 std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptions& options) {
@@ -95,13 +95,15 @@ std::shared_ptr<const Graph> load_graph(const std::string& path, const LoadOptio
     OnnxImportOptions onnx;
     onnx.dims = options.dims;
     for (const auto& [name, file] : options.freeze) onnx.frozen[name] = read_npy(file);
-    if (options.onnx_memory_budget) onnx.memory_budget = *options.onnx_memory_budget;
+    if (options.memory_budget) onnx.memory_budget = *options.memory_budget;
     return import_onnx(path, onnx);
   }
   std::string text = read_file(path, "graph file");
   LazyWeights weights(options.weights_path.empty() ? beside(path, ".weights") : options.weights_path,
                       options.manifest_path.empty() ? beside(path, ".manifest.json") : options.manifest_path);
-  return form == Form::kJson ? parse_graph_json(text, weights, path) : parse_graph_text(text, weights, path);
+  const uint64_t budget = options.memory_budget.value_or(kDefaultMemoryBudget);
+  return form == Form::kJson ? parse_graph_json(text, weights, path, budget)
+                             : parse_graph_text(text, weights, path, budget);
 }
 
 std::string to_json(const Graph& graph) {

@@ -102,8 +102,11 @@ struct GraphDoc {
 };
 
 // Builds a document through GraphBuilder: names resolved, nodes ordered by their dependencies
-// (cycles and undefined names are errors naming the node), attributes decoded generically.
-std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSource& weights);
+// (cycles and undefined names are errors naming the node), attributes decoded generically. The
+// constants filled from a scalar may hold `memory_budget` bytes in all (the file's own bytes and
+// weights do not count); past it, a NotSupportedError names the constant, the size and the bound.
+std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSource& weights,
+                                         uint64_t memory_budget = kDefaultMemoryBudget);
 
 // The document of a graph. Every operand gets a unique name (generated where the IR has none; an
 // unnamed graph output's operand takes the output's name, with `identifiers_only` only when that

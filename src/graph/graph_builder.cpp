@@ -68,31 +68,25 @@ OperandId GraphBuilder::add_constant(const OperandDescriptor& desc, BufferRef da
 
 std::vector<OperandId> GraphBuilder::add_operation(OpKind kind, std::vector<OperandId> inputs, Attributes attrs,
                                                    std::string label) {
-  check_can_build();
   Operation op;
   op.kind = kind;
   op.inputs = std::move(inputs);
   op.attrs = std::move(attrs);
   op.label = std::move(label);
-  if (op.attrs.index() != default_attributes(kind).index())
-    throw_error(ErrorKind::kTypeError, describe(op) + ": attributes of the wrong kind for this operator");
-  // spec: "validating operand" — every operand must belong to this builder.
-  for_each_input(op, [&](OperandId id) {
-    type_error_if(!is_valid(id), describe(op) + ": operand " + std::to_string(id) + " does not belong to this builder");
+  std::vector<OperandDescriptor> outs = labelled(op.label, [&] {
+    check_can_build();
+    if (op.attrs.index() != default_attributes(kind).index())
+      throw_error(ErrorKind::kTypeError, describe(op) + ": attributes of the wrong kind for this operator");
+    // spec: "validating operand" — every operand must belong to this builder.
+    for_each_input(op, [&](OperandId id) {
+      type_error_if(!is_valid(id),
+                    describe(op) + ": operand " + std::to_string(id) + " does not belong to this builder");
+    });
+    std::vector<OperandDescriptor> inferred = ops::infer(graph_, op);
+    for (size_t i = 0; i < inferred.size(); ++i)
+      check_descriptor(inferred[i], describe(op) + " output " + std::to_string(i));
+    return inferred;
   });
-  std::vector<OperandDescriptor> outs;
-  try {
-    outs = ops::infer(graph_, op);
-  } catch (const Error& e) {
-    // The caller's label names the failing call, in brackets, as WPT's validation tests expect.
-    if (op.label.empty()) throw;
-    std::string message(1, '[');
-    message += escaped(op.label);
-    message += "] ";
-    message += e.message();
-    throw Error(e.kind(), message);
-  }
-  for (size_t i = 0; i < outs.size(); ++i) check_descriptor(outs[i], describe(op) + " output " + std::to_string(i));
   // Validation passed: only now does the builder change.
   for (OperandDescriptor& d : outs) {
     Operand operand;

@@ -14,6 +14,24 @@ namespace webnn {
 // The implementation's bound on any one tensor (MLOpSupportLimits.maxTensorByteLength).
 inline constexpr uint64_t kDefaultMaxTensorByteLength = uint64_t{1} << 31;  // 2 GiB
 
+// Runs `fn`; a webnn::Error it throws leads with the caller's operator label in brackets
+// ("[conv_1] conv2d: ..."), escaped, as WPT's validation tests expect of every failing builder call
+// that was given a label. Every step of an operator method runs inside it: "can build", validating
+// its operands, validation and shape inference, the output limits.
+template <class Fn>
+auto labelled(const std::string& label, Fn&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    if (label.empty()) throw;
+    std::string message(1, '[');
+    message += escaped(label);
+    message += "] ";
+    message += e.message();
+    throw Error(e.kind(), message);
+  }
+}
+
 class GraphBuilder {
  public:
   explicit GraphBuilder(uint64_t max_tensor_byte_length = kDefaultMaxTensorByteLength);

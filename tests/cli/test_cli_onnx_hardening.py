@@ -105,7 +105,7 @@ def test_values_kept_beyond_the_budget_are_refused_with_the_node_size_and_bound(
     nodes = [helper.make_node("Neg", ["c"], [f"n{i}"], name=f"neg{i}") for i in range(10000)]
     outputs = [vi(f"n{i}", TensorProto.INT64, [65536]) for i in range(10000)]
     model = save(model_of(nodes, [], outputs, [int64_iota("c", 65536)]), tmp_path / "kept.onnx")
-    code, err, peak_mb, _ = measured("info", model, "--onnx-memory-budget", "64MiB", address_space=2 * GiB)
+    code, err, peak_mb, _ = measured("info", model, "--memory-budget", "64MiB", address_space=2 * GiB)
     assert code == 2, err
     assert 'NotSupportedError: ONNX import:' in err and '(Neg)' in err and "524288 bytes" in err
     assert "its memory budget is 67108864 bytes" in err and "unexpected error" not in err
@@ -170,9 +170,9 @@ def test_the_memory_budget_option_is_checked(tmp_path):
     m = model_of([helper.make_node("Relu", ["x"], ["y"])], [vi("x", TensorProto.FLOAT, [2])],
                  [vi("y", TensorProto.FLOAT, [2])])
     model = save(m, tmp_path / "m.onnx")
-    assert webnn("validate", model, "--onnx-memory-budget", "2GiB").returncode == 0
-    r = webnn("validate", model, "--onnx-memory-budget", "0")
-    assert r.returncode != 0 and "--onnx-memory-budget" in r.stderr
+    assert webnn("validate", model, "--memory-budget", "2GiB").returncode == 0
+    r = webnn("validate", model, "--memory-budget", "0")
+    assert r.returncode != 0 and "--memory-budget" in r.stderr
 
 
 # ---- 7. Inputs with a default value; inputs read only through Shape ----

@@ -9,7 +9,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   try {
-    auto graph = webnn::formats::parse_graph_text(text, webnn::fuzz::ZeroWeights(), "fuzz.text");
+    auto graph =
+        webnn::formats::parse_graph_text(text, webnn::fuzz::ZeroWeights(), "fuzz.text", webnn::fuzz::kMemoryBudget);
     // Round trips inline every constant; keep that bounded.
     if (graph->constant_bytes() <= (uint64_t{1} << 20)) webnn::fuzz::check_round_trip(*graph);
   } catch (const webnn::Error&) {

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // inside the fuzzers' RSS ceiling (scripts/fuzz.sh), so that a blow-up past the budget is the
   // finding, not a model the budget admits.
   webnn::formats::OnnxImportOptions options;
-  options.memory_budget = webnn::formats::kDefaultOnnxMemoryBudget / 4;
+  options.memory_budget = webnn::formats::kDefaultMemoryBudget / 4;
   try {
     auto graph = webnn::formats::import_onnx_bytes(std::string_view(reinterpret_cast<const char*>(data), size), "",
                                                    "fuzz.onnx", options);

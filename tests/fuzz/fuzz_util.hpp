@@ -10,6 +10,10 @@
 
 namespace webnn::fuzz {
 
+// The load's memory budget in the fuzzers: a quarter of the default, so that what a load may
+// materialise stays well inside the fuzzers' RSS ceiling (scripts/fuzz.sh).
+inline constexpr uint64_t kMemoryBudget = formats::kDefaultMemoryBudget / 4;
+
 class ZeroWeights final : public formats::WeightsSource {
  public:
   BufferRef get(const std::string& key, const OperandDescriptor& desc, const std::string& what) const override {

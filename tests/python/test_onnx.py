@@ -104,7 +104,7 @@ def test_an_onnx_input_with_a_default_runs_on_it_unless_given(context, tmp_path)
         context.compute(g, {"w": x})
 
 
-def test_the_onnx_memory_budget_is_an_option_of_load(tmp_path):
+def test_the_memory_budget_is_an_option_of_load(tmp_path):
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
     nodes = [helper.make_node("Neg", ["c"], [f"n{i}"], name=f"neg{i}") for i in range(20)]
@@ -113,7 +113,7 @@ def test_the_onnx_memory_budget_is_an_option_of_load(tmp_path):
                       [numpy_helper.from_array(np.arange(65536, dtype=np.int64), "c")])
     assert len(webnn.load(path).output_names) == 20
     with pytest.raises(webnn.NotSupportedError, match=r"\(Neg\).*its memory budget is 4194304 bytes"):
-        webnn.load(path, onnx_memory_budget=4 << 20)
+        webnn.load(path, memory_budget=4 << 20)
 
 
 def test_onnx_external_data_through_a_symlink_is_refused(tmp_path):

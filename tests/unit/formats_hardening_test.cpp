@@ -384,5 +384,37 @@ TEST(FormatsHardening, FuzzRegressionsStayFixed) {
   EXPECT_GE(checked, 2u);
 }
 
+// ---- Issue 27 (found by the fuzzers' memory ceiling): scalar initializers amplify ----
+
+// A few hundred bytes of JSON with eight 2 GB constants filled from a scalar asked for 16 GB
+// (std::bad_alloc, "unexpected error"). Their bytes are bounded in all by the load's memory budget,
+// before anything is allocated; each one alone stays within maxTensorByteLength as before.
+TEST(FormatsHardening, ScalarFilledConstantsAreBoundedInAll) {
+  std::string consts;
+  for (int i = 0; i < 8; ++i)
+    consts += std::string(i ? ", " : "") + "\"c" + std::to_string(i) +
+              R"(": {"dataType": "float32", "shape": [500000000], "init": {"kind": "scalar", "value": 1.5}})";
+  const std::string doc = R"({"format": "webnn-graph-json", "version": 2, "name": "amp", "inputs": {},
+    "consts": {)" + consts +
+                          R"(}, "nodes": [{"id": "y", "op": "add", "inputs": ["c0", "c1"]}], "outputs": {"y": "y"}})";
+  try {
+    parse(doc);
+    ADD_FAILURE() << "expected a NotSupportedError";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kNotSupportedError) << e.what();
+    EXPECT_NE(e.message().find("more than the load's memory budget of 1073741824 bytes"), std::string::npos)
+        << e.message();
+    EXPECT_NE(e.message().find("--memory-budget"), std::string::npos) << e.message();
+  }
+  // Within the budget the same constants load (small ones here), and a budget can be raised.
+  const std::string small = R"({"format": "webnn-graph-json", "version": 2, "name": "ok", "inputs": {},
+    "consts": {"a": {"dataType": "float32", "shape": [1000], "init": {"kind": "scalar", "value": 2}},
+               "b": {"dataType": "float32", "shape": [1000], "init": {"kind": "scalar", "value": 3}}},
+    "nodes": [{"id": "y", "op": "add", "inputs": ["a", "b"]}], "outputs": {"y": "y"}})";
+  EXPECT_NO_THROW(parse(small));
+  EXPECT_THROW(parse_graph_json(small, no_weights(), "g.json", 6000), Error);  // 8000 bytes > 6000
+  EXPECT_NO_THROW(parse_graph_json(small, no_weights(), "g.json", 8000));
+}
+
 }  // namespace
 }  // namespace webnn::formats

@@ -166,7 +166,7 @@ TEST(OnnxHardening, ValuesKeptPastTheBudgetAreANotSupportedErrorNamingNodeSizeAn
   }
   expect_error([&] { m.import(budget(4 << 20)); },
                {"ONNX import: test.onnx: node \"neg", "(Neg)", "524288 bytes", "its memory budget is 4194304 bytes",
-                "--onnx-memory-budget"},
+                "--memory-budget"},
                ErrorKind::kNotSupportedError);
   EXPECT_NO_THROW(m.import(budget(64 << 20)));  // raising the budget imports it
 }

@@ -48,8 +48,8 @@ std::pair<std::string, std::string> split_assignment(const std::string& spec, co
 // NAME=VALUE options of --dim (a dimension) and --freeze (an .npy file), and the ONNX importer's
 // memory budget, into g_load.
 void parse_load_options(const std::vector<std::string>& dims, const std::vector<std::string>& freezes,
-                        uint64_t onnx_memory_budget) {
-  if (onnx_memory_budget) g_load.onnx_memory_budget = onnx_memory_budget;
+                        uint64_t memory_budget) {
+  if (memory_budget) g_load.memory_budget = memory_budget;
   std::set<std::string> seen_dims, seen_freezes;
   for (const std::string& d : dims) {
     auto [name, value] = split_assignment(d, "--dim", seen_dims);
@@ -290,14 +290,14 @@ int main(int argc, char** argv) {
 
   std::string graph_path, out_dir, to, out_path, filter;
   std::vector<std::string> inputs, dims, freezes;
-  uint64_t onnx_memory_budget = 0;  // 0: not given, the importer's default
+  uint64_t memory_budget = 0;  // 0: not given, the importer's default
   // Every command that loads a graph: bindings for ONNX models (docs/onnx.md, "Import").
   auto add_load = [&](CLI::App* cmd) {
     cmd->add_option("--dim", dims, "NAME=VALUE: an ONNX model's symbolic dimension (repeat)");
     cmd->add_option("--freeze", freezes, "NAME=FILE.npy: an ONNX model's input frozen to a constant (repeat)");
-    cmd->add_option("--onnx-memory-budget", onnx_memory_budget,
-                    "bytes of folded and materialised values an ONNX import may hold (default 1 GiB; docs/onnx.md, "
-                    "\"Memory\"); suffixes KiB, MiB, GiB")
+    cmd->add_option("--memory-budget", memory_budget,
+                    "bytes a load may materialise beyond the file: an ONNX import's folded values, a graph file's "
+                    "scalar-filled constants (default 1 GiB; docs/onnx.md, \"Memory\"); suffixes KiB, MiB, GiB")
         ->transform(CLI::AsSizeValue(false))
         ->check(CLI::PositiveNumber);
   };
@@ -377,7 +377,7 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
-    parse_load_options(dims, freezes, onnx_memory_budget);
+    parse_load_options(dims, freezes, memory_budget);
     if (*info) return cmd_info(graph_path, common, !common.backend.empty() || !common.remote.empty());
     if (*serve) {
       // Workers wait for work asleep, not spinning (docs/service.md): libgomp reads the policy

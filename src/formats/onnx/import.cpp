@@ -400,8 +400,8 @@ void Importer::reserve(uint64_t bytes, uint64_t scratch, const std::string& wher
                 (scratch ? " (and " + std::to_string(scratch) + " bytes of scratch space)" : std::string()) +
                 "; the import holds " + std::to_string(used_) +
                 " bytes of folded and materialised values, and its memory budget is " + std::to_string(budget_) +
-                " bytes (raise it with --onnx-memory-budget, OnnxImportOptions::memory_budget or webnn.load's "
-                "onnx_memory_budget)");
+                " bytes (raise it with --memory-budget, OnnxImportOptions::memory_budget or webnn.load's "
+                "memory_budget)");
 }
 
 void Importer::charge(uint64_t bytes, const std::string& where, const std::string& what) {

@@ -18,12 +18,6 @@
 
 namespace webnn::formats {
 
-// The bytes of folded and materialised values one import may hold at once (docs/onnx.md,
-// "Memory"): half of maxTensorByteLength, far above what real models hold (shape arithmetic and
-// small tables: at most about 2 KB over the ONNX backend suite and the PyTorch models), far below
-// what a hostile model could otherwise make the importer allocate.
-inline constexpr uint64_t kDefaultOnnxMemoryBudget = uint64_t{1} << 30;  // 1 GiB
-
 struct OnnxImportOptions {
   // Values for the symbolic dimensions (dim_param) of the graph inputs.
   std::map<std::string, uint32_t> dims;
@@ -33,7 +27,7 @@ struct OnnxImportOptions {
   // values, tables of the compositions) held at once. The model's own bytes (initializers,
   // Constant nodes, external data) do not count. Exceeding it is a NotSupportedError naming the
   // node, the size and the budget.
-  uint64_t memory_budget = kDefaultOnnxMemoryBudget;
+  uint64_t memory_budget = kDefaultMemoryBudget;
 };
 
 // Thrown (a NotSupportedError) when a graph input is used where WebNN needs a value known when the
