@@ -119,9 +119,15 @@ function domString(v, where) {
   return String(v);
 }
 
-// USVString: lone surrogates become U+FFFD.
+// USVString: lone surrogates become U+FFFD (String.prototype.toWellFormed where the runtime has
+// it: Node.js 20; the same replacement by hand on Node.js 18).
+const wellFormed =
+  typeof String.prototype.toWellFormed === 'function'
+    ? (s) => s.toWellFormed()
+    : (s) => s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 function usvString(v, where) {
-  return domString(v, where).toWellFormed();
+  return wellFormed(domString(v, where));
 }
 
 function enumeration(v, values, typeName, where) {

@@ -205,7 +205,8 @@ test('buffer sources: every kind accepted where it fits, detached and resizable 
   const fromBuffer = b.constant(f32([2]), new Float32Array([4, 5]).buffer);
   throwsWith(() => b.constant(f32([2]), new Float64Array(2)), 'TypeError');
   throwsWith(() => b.constant(f32([2]), new DataView(new ArrayBuffer(8))), 'TypeError');
-  throwsWith(() => b.constant(f32([2]), new ArrayBuffer(8, { maxByteLength: 16 })), 'TypeError');
+  const resizable = new ArrayBuffer(8, { maxByteLength: 16 });
+  if (resizable.resizable === true) throwsWith(() => b.constant(f32([2]), resizable), 'TypeError'); // Node 20+
   const detached = new ArrayBuffer(8);
   structuredClone(detached, { transfer: [detached] });
   throwsWith(() => b.constant(f32([2]), detached), 'TypeError');
