@@ -16,15 +16,18 @@
 #include "backends/onednn/eltwise.hpp"
 #include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
+#include "backends/onednn/layout_planner.hpp"
+#include "backends/onednn/memory_desc.hpp"
+#include "backends/onednn/omp_threads.hpp"
 #include "backends/onednn/plan.hpp"
 #include "backends/onednn/quantized.hpp"
+#include "backends/onednn/steps.hpp"
 #include "backends/reference/kernels.hpp"
 #include "core/float16.hpp"
 
 namespace webnn::onednn {
 
 using dnnl::memory;
-using Dims = memory::dims;
 
 const dnnl::engine& cpu_engine() {
   static const dnnl::engine engine(dnnl::engine::kind::cpu, 0);
@@ -33,94 +36,6 @@ const dnnl::engine& cpu_engine() {
 
 namespace {
 
-// Sets this thread's OpenMP thread count for a scope and restores the previous one on exit.
-class OmpThreads {
- public:
-  explicit OmpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OmpThreads() { omp_set_num_threads(saved_); }
-  OmpThreads(const OmpThreads&) = delete;
-  OmpThreads& operator=(const OmpThreads&) = delete;
-
- private:
-  int saved_;
-};
-
-constexpr size_t kNone = static_cast<size_t>(-1);
-constexpr size_t kAlignment = 64;
-
-// oneDNN has no rank-0 memory: a scalar is a 1-D tensor of one element.
-Dims dims_of(const Shape& shape) {
-  if (shape.empty()) return {1};
-  return Dims(shape.begin(), shape.end());
-}
-
-Dims row_major_strides(const Dims& dims) {
-  Dims strides(dims.size(), 1);
-  for (size_t i = dims.size(); i-- > 1;) strides[i - 1] = strides[i] * dims[i];
-  return strides;
-}
-
-// The memory descriptor (float32 unless `type` says otherwise) of a row-major tensor of `shape`
-// seen through `axes`: logical dimension i of the descriptor is axis axes[i] of the tensor (empty
-// `axes`: the identity).
-memory::desc plain_view(const Shape& shape, const std::vector<int>& axes = {},
-                        memory::data_type type = memory::data_type::f32) {
-  const Dims dims = dims_of(shape);
-  const Dims strides = row_major_strides(dims);
-  if (axes.empty()) return memory::desc(dims, type, strides);
-  Dims d, s;
-  for (int a : axes) {
-    d.push_back(dims[static_cast<size_t>(a)]);
-    s.push_back(strides[static_cast<size_t>(a)]);
-  }
-  return memory::desc(d, type, s);
-}
-
-// The dims of a oneDNN descriptor as a Shape.
-Shape dims_of_md(const memory::desc& md) {
-  Shape shape;
-  for (int64_t d : md.dims()) shape.push_back(static_cast<uint32_t>(d));
-  return shape;
-}
-
-// `shape` with ones prepended up to `rank` (numpy broadcasting aligns shapes at the right).
-Shape pad_rank(const Shape& shape, size_t rank) {
-  Shape out(rank - std::min(rank, shape.size()), 1);
-  out.insert(out.end(), shape.begin(), shape.end());
-  return out;
-}
-
-// A row-major tensor as the 2-D view [product of all dims but the last, last dim] of its bytes.
-memory::desc as_rows(const Shape& shape, memory::data_type type = memory::data_type::f32) {
-  const int64_t cols = shape.empty() ? 1 : shape.back();
-  int64_t rows = 1;
-  for (size_t i = 0; i + 1 < shape.size(); ++i) rows *= shape[i];
-  return memory::desc({rows, cols}, type, Dims{cols, 1});
-}
-
-// Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
-std::vector<int> image_axes(InputLayout layout) {
-  return layout == InputLayout::kNchw ? std::vector<int>{} : std::vector<int>{0, 3, 1, 2};
-}
-
-bool is_f32(const OperandDescriptor& desc) { return desc.data_type == DataType::kFloat32; }
-
-// The oneDNN type of the tensors that carry a layout: float32, and the 8-bit types of int8 QDQ
-// (quantized.hpp). Every other type stays plain, with no descriptor.
-std::optional<memory::data_type> onednn_type(DataType type) {
-  switch (type) {
-    case DataType::kFloat32:
-      return memory::data_type::f32;
-    case DataType::kUint8:
-      return memory::data_type::u8;
-    case DataType::kInt8:
-      return memory::data_type::s8;
-    default:
-      return std::nullopt;
-  }
-}
-bool has_md(const OperandDescriptor& desc) { return onednn_type(desc.data_type).has_value(); }
-
 class Compiler {
  public:
   Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options, bool finite_inputs)
@@ -128,16 +43,12 @@ class Compiler {
         plan_(std::make_unique<Plan>()),
         specials_(may_hold_specials(g_, !finite_inputs)),
         fusion_(g_, specials_),
-        quantized_(g_, fusion_) {
+        quantized_(g_, fusion_),
+        layout_(g_, *plan_, fusion_) {
     plan_->graph = std::move(graph);
     plan_->engine = cpu_engine();
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
-    primary_.assign(g_.operands.size(), kNone);
-    variants_.resize(g_.operands.size());
-    plan_->plain_of.assign(g_.operands.size(), std::nullopt);
     plan_->placement.assign(g_.operations.size(), "reference");
-    first_output_.assign(g_.operands.size(), kNone);
-    for (size_t i = g_.outputs.size(); i-- > 0;) first_output_[g_.outputs[i].operand] = i;
     for (size_t i = 0; i < g_.operations.size() && !blocked_convs_; ++i) blocked_convs_ = winograd_candidate(i);
     plan_->needs_finite_inputs = fusion_.fused_activation() || blocked_convs_;
   }
@@ -147,7 +58,7 @@ class Compiler {
       if (fusion_.fused_into(i) != kNone || quantized_.absorbed(i)) continue;  // lowered with its anchor
       lower(i);
     }
-    bind_graph_outputs();
+    layout_.bind_graph_outputs();
     return std::move(plan_);
   }
 
@@ -158,221 +69,20 @@ class Compiler {
     lower_reference(index);
   }
 
-  // ---- Tensors ----
-
-  // The row-major descriptor of operand `id` seen through `axes`, in its own type (has_md).
-  memory::desc plain_md(OperandId id, const std::vector<int>& axes = {}) const {
-    return plain_view(g_.desc(id).shape, axes, *onednn_type(g_.desc(id).data_type));
-  }
-
-  TensorId add_tensor(PlanTensor t) {
-    plan_->tensors.push_back(std::move(t));
-    return plan_->tensors.size() - 1;
-  }
-
-  // The tensor an operand was first materialised in: a graph input or constant in place, or what
-  // its producer wrote.
-  TensorId primary(OperandId id) {
-    if (primary_[id] != kNone) return primary_[id];
-    const Operand& operand = g_.operands[id];
-    PlanTensor t;
-    t.operand = id;
-    t.desc = operand.desc;
-    t.bytes = static_cast<size_t>(*operand.desc.byte_length());
-    if (has_md(t.desc)) t.md = plain_md(id);
-    if (operand.kind == OperandKind::kInput) {
-      t.home = Home::kGraphInput;
-      for (size_t i = 0; i < g_.inputs.size(); ++i)
-        if (g_.inputs[i].operand == id) t.index = i;
-    } else if (operand.kind == OperandKind::kConstant) {
-      const BufferRef& data = g_.constant_data(id);
-      if (reinterpret_cast<uintptr_t>(data.data.get()) % kAlignment == 0) {
-        t.home = Home::kConstant;
-        t.index = operand.constant_index;
-      } else {  // weights files need not align tensors: one aligned copy
-        t.home = Home::kOwned;
-        t.index = add_owned(data.span());
-      }
-    } else {
-      throw_error(ErrorKind::kOperationError,
-                  "onednn backend: operand " + std::to_string(id) + " is used before it is computed");
-    }
-    return primary_[id] = add_tensor(std::move(t));
-  }
-
-  size_t add_owned(std::span<const std::byte> bytes) {
-    plan_->owned.emplace_back(bytes.begin(), bytes.end());
-    return plan_->owned.size() - 1;
-  }
-
-  // Defines the tensor an operation writes for operand `id`: the caller's output buffer when the
-  // operand is a graph output and the layout is plain, else arena bytes.
-  TensorId define(OperandId id, const memory::desc& md, std::vector<int> axes = {}) {
-    PlanTensor t;
-    t.operand = id;
-    t.desc = g_.desc(id);
-    t.bytes = static_cast<size_t>(*t.desc.byte_length());
-    if (has_md(t.desc)) {
-      t.md = md;
-      t.axes = std::move(axes);
-      t.plain = md == plain_md(id, t.axes);
-      // A blocked layout pads its channels to whole blocks (2 channels take a block of 8 or 16):
-      // the buffer is what the layout spans, not the logical size.
-      t.bytes = std::max(t.bytes, md.get_size());
-    }
-    if (t.plain && first_output_[id] != kNone) {
-      t.home = Home::kGraphOutput;
-      t.index = first_output_[id];
-    }
-    return primary_[id] = add_tensor(std::move(t));
-  }
-
-  // Operand `id` in the layout `md` over `axes`, reordered (once per layout) when it is not there
-  // yet. Constants are reordered here, at compile time. Any plain request is served by plain().
-  TensorId in_layout(OperandId id, const memory::desc& md, const std::vector<int>& axes = {}) {
-    if (md == plain_md(id, axes)) return plain(id);
-    const TensorId p = primary(id);
-    if (same_layout(p, md, axes)) return p;
-    for (TensorId v : variants_[id])
-      if (same_layout(v, md, axes)) return v;
-    // From the primary tensor when it has these axes, else from the plain bytes seen through them.
-    const bool direct = plan_->tensors[p].axes == axes;
-    const TensorId src = direct ? p : plain(id);
-    return add_variant(id, src, direct ? plan_->tensors[p].md : plain_md(id, axes), md, axes);
-  }
-
-  // Operand `id` in plain row-major layout: what reference kernels, copies and plain views read.
-  // A blocked tensor is reordered to the plain view over its own axes.
-  TensorId plain(OperandId id) {
-    const TensorId p = primary(id);
-    TensorId t = plan_->tensors[p].plain ? p : kNone;
-    for (TensorId v : variants_[id])
-      if (t == kNone && plan_->tensors[v].plain) t = v;
-    if (t == kNone) {
-      const std::vector<int>& axes = plan_->tensors[p].axes;
-      t = add_variant(id, p, plan_->tensors[p].md, plain_md(id, axes), axes);
-    }
-    plan_->plain_of[id] = t;
-    return t;
-  }
-
-  // A copy of operand `id` in layout `md` over `axes`, reordered from `src` seen through `src_md`.
-  // Takes its descriptors by value: callers pass members of plan_->tensors, which add_tensor may
-  // move.
-  TensorId add_variant(OperandId id, TensorId src, memory::desc src_md, memory::desc md, std::vector<int> axes) {
-    PlanTensor t;
-    t.operand = id;
-    t.desc = g_.desc(id);
-    t.md = md;
-    t.axes = axes;
-    t.plain = md == plain_md(id, axes);
-    t.bytes = md.get_size();
-    const bool constant = g_.operands[id].kind == OperandKind::kConstant;
-    if (constant) {
-      t.home = Home::kOwned;
-      t.index = add_owned(std::vector<std::byte>(t.bytes));
-    }
-    const TensorId dst = add_tensor(std::move(t));
-    if (constant) {
-      reorder_now(src, src_md, dst);
-    } else {
-      add_reorder(src, src_md, dst);
-    }
-    variants_[id].push_back(dst);
-    return dst;
-  }
-
-  TensorId root(TensorId t) const {
-    while (plan_->tensors[t].view_of) t = *plan_->tensors[t].view_of;
-    return t;
-  }
-
-  bool same_layout(TensorId t, const memory::desc& md, const std::vector<int>& axes) const {
-    const PlanTensor& x = plan_->tensors[t];
-    return x.axes == axes && x.md == md;
-  }
-
-  // A tensor sharing `root`'s bytes with another descriptor (reshape).
-  TensorId view(TensorId root, OperandId id) {
-    PlanTensor t = plan_->tensors[root];
-    while (t.view_of) root = *t.view_of, t = plan_->tensors[root];
-    t.operand = id;
-    t.desc = g_.desc(id);
-    t.md = has_md(t.desc) ? plain_md(id) : memory::desc();
-    t.axes.clear();
-    t.plain = true;
-    t.view_of = root;
-    return primary_[id] = add_tensor(std::move(t));
-  }
-
-  // ---- Steps ----
-
-  void add_primitive(const dnnl::primitive_desc_base& pd, dnnl::primitive primitive, std::vector<StepArg> args) {
-    Step step;
-    step.primitive = std::move(primitive);
-    step.args = std::move(args);
-    step.scratchpad_md = pd.scratchpad_desc();
-    plan_->scratchpad_bytes = std::max(plan_->scratchpad_bytes, step.scratchpad_md.get_size());
-    plan_->steps.push_back(std::move(step));
-  }
-
-  void add_reorder(TensorId src, const memory::desc& src_md, TensorId dst) {
-    const memory::desc& dst_md = plan_->tensors[dst].md;
-    dnnl::reorder::primitive_desc pd(cpu_engine(), src_md, cpu_engine(), dst_md, scratchpad_attr());
-    add_primitive(pd, dnnl::reorder(pd), {{DNNL_ARG_FROM, src, src_md}, {DNNL_ARG_TO, dst, dst_md}});
-  }
-
-  // Reorders constant bytes at compile time into an owned tensor.
-  void reorder_now(TensorId src, const memory::desc& src_md, TensorId dst) {
-    const PlanTensor& s = plan_->tensors[src];
-    const std::byte* bytes = s.home == Home::kOwned ? plan_->owned[s.index].data() : g_.constants[s.index].data.get();
-    memory from(src_md, cpu_engine(), const_cast<std::byte*>(bytes) + s.offset);
-    memory to(plan_->tensors[dst].md, cpu_engine(), plan_->owned[plan_->tensors[dst].index].data());
-    // On this (the building) thread with one OpenMP thread: a second thread here would start an
-    // OpenMP team beside the one of the thread that runs the plan, and libgomp, seeing more
-    // threads than cores, would then make every worker sleep between parallel regions.
-    const OmpThreads one(1);
-    dnnl::stream stream(cpu_engine());
-    const memory::desc plain_md = plain_view(dims_of_md(src_md));
-    if (to.get_desc().data.format_kind == dnnl_format_kind_wino && src_md != plain_md) {
-      // oneDNN reorders into a Winograd layout from plain row-major weights only: through a
-      // plain copy first (filters in OHWI, HWIO, IHWO).
-      memory mid(plain_md, cpu_engine());
-      dnnl::reorder(from, mid).execute(stream, from, mid);
-      dnnl::reorder(mid, to).execute(stream, mid, to);
-    } else {
-      dnnl::reorder(from, to).execute(stream, from, to);
-    }
-    stream.wait();
-  }
-
-  void add_run(std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes) {
-    Step step;
-    step.run = std::move(run);
-    step.reads = std::move(reads);
-    step.writes = std::move(writes);
-    plan_->steps.push_back(std::move(step));
-  }
-
-  static dnnl::primitive_attr scratchpad_attr() {
-    dnnl::primitive_attr attr;
-    attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
-    return attr;
-  }
-
   // ---- Reference fallback ----
 
   void lower_reference(size_t index) {
     const Operation& op = g_.operations[index];
     std::vector<TensorId> reads, writes;
-    for_each_input(op, [&](OperandId id) { reads.push_back(plain(id)); });
+    for_each_input(op, [&](OperandId id) { reads.push_back(layout_.plain(id)); });
     reference::Kernel kernel = reference::make_kernel(g_, op);  // throws NotSupportedError
     for (OperandId id : op.outputs) {
-      writes.push_back(define(id, has_md(g_.desc(id)) ? plain_md(id) : memory::desc()));
+      writes.push_back(layout_.define(id, has_md(g_.desc(id)) ? layout_.plain_md(id) : memory::desc()));
       plan_->plain_of[id] = writes.back();
     }
     Plan* plan = plan_.get();
-    add_run([plan, kernel = std::move(kernel)] { kernel(plan->values); }, std::move(reads), std::move(writes));
+    add_run(
+        *plan_, [plan, kernel = std::move(kernel)] { kernel(plan->values); }, std::move(reads), std::move(writes));
     plan_->placement[index] = "reference";
   }
 
@@ -431,7 +141,7 @@ class Compiler {
           lowered = lower_layer_normalization(op);
           break;
         case OpKind::kReshape:
-          view(plain(op.inputs[0]), op.outputs[0]);
+          layout_.view(layout_.plain(op.inputs[0]), op.outputs[0]);
           lowered = true;
           break;
         case OpKind::kTranspose:
@@ -498,13 +208,13 @@ class Compiler {
         TensorId t;
         if (two_d) {
           md = as_rows(other);
-          t = plain(p.other);
+          t = layout_.plain(p.other);
         } else if (other == out_shape) {
           md = dst_md;
-          t = in_layout(p.other, md, axes);
+          t = layout_.in_layout(p.other, md, axes);
         } else {
           md = plain_view(pad_rank(other, out_shape.size()), axes);
-          t = plain(p.other);
+          t = layout_.plain(p.other);
         }
         out.ops.append_binary(p.algorithm, md);
         out.args.push_back({DNNL_ARG_ATTR_MULTIPLE_POST_OP(index) | DNNL_ARG_SRC_1, t, md});
@@ -555,43 +265,6 @@ class Compiler {
     return true;
   }
 
-  // A float32 tensor of `values` the plan owns (an int8 convolution's rescaled bias).
-  TensorId owned_f32(const std::vector<float>& values) {
-    PlanTensor t;
-    t.scratch = true;
-    t.desc = {DataType::kFloat32, {static_cast<uint32_t>(values.size())}};
-    t.md = plain_view(t.desc.shape);
-    t.bytes = values.size() * sizeof(float);
-    t.home = Home::kOwned;
-    const auto* bytes = reinterpret_cast<const std::byte*>(values.data());
-    t.index = add_owned(std::span<const std::byte>(bytes, t.bytes));
-    return add_tensor(std::move(t));
-  }
-
-  // Whether operation `index` may overwrite the bytes of tensor `t`: they are intermediate, hold
-  // no graph output (copied out at the end), and no operand they hold (or anything sharing its
-  // buffer) is read after `index` except by `except`.
-  bool overwritable(TensorId t, size_t index, size_t except) const {
-    const TensorId r = root(t);
-    if (plan_->tensors[r].home != Home::kArena) return false;
-    for (TensorId v = 0; v < plan_->tensors.size(); ++v) {
-      if (root(v) != r) continue;
-      const PlanTensor& x = plan_->tensors[v];
-      if (x.scratch || first_output_[x.operand] != kNone || !fusion_.read_only_before(x.operand, index, except))
-        return false;
-    }
-    return true;
-  }
-
-  // Operand `id` defined as the bytes of tensor `t`, in its layout (written in place).
-  TensorId alias(TensorId t, OperandId id) {
-    PlanTensor a = plan_->tensors[t];
-    a.operand = id;
-    a.desc = g_.desc(id);
-    a.view_of = root(t);
-    return primary_[id] = add_tensor(std::move(a));
-  }
-
   // The chain link of `anchor` that adds `other`.
   size_t sum_reader(size_t anchor, OperandId other) const {
     for (size_t link : fusion_.chain(anchor)) {
@@ -606,19 +279,19 @@ class Compiler {
   // reads them afterwards, else a copy made just before the primitive runs.
   TensorId fused_destination(size_t anchor, OperandId id, const memory::desc& md, const std::vector<int>& axes,
                              const std::optional<OperandId>& sum_operand) {
-    if (!sum_operand) return define(id, md, axes);
+    if (!sum_operand) return layout_.define(id, md, axes);
     const OperandId other = *sum_operand;
-    const TensorId t = primary(other);
+    const TensorId t = layout_.primary(other);
     const PlanTensor& x = plan_->tensors[t];
     // In place when the bytes are already in the destination's layout and may be overwritten.
-    if (x.axes == axes && x.md == md && first_output_[id] == kNone &&
-        overwritable(t, anchor, sum_reader(anchor, other)))
-      return alias(t, id);
+    if (x.axes == axes && x.md == md && !layout_.is_graph_output(id) &&
+        layout_.overwritable(t, anchor, sum_reader(anchor, other)))
+      return layout_.alias(t, id);
     // `x` dangles once a tensor is added: decide from it first.
     const bool direct = x.axes == axes;
-    const TensorId dst = define(id, md, axes);
-    const TensorId src = direct ? t : plain(other);
-    add_reorder(src, direct ? plan_->tensors[src].md : plain_view(g_.desc(other).shape, axes), dst);
+    const TensorId dst = layout_.define(id, md, axes);
+    const TensorId src = direct ? t : layout_.plain(other);
+    layout_.add_reorder(src, direct ? plan_->tensors[src].md : plain_view(g_.desc(other).shape, axes), dst);
     return dst;
   }
 
@@ -712,7 +385,7 @@ class Compiler {
     // nChw16c when the graph's convolutions are blocked (an input of few channels, an image, is
     // read as it is; a graph output is written plain, and its input is then left to oneDNN, which
     // has no fast kernel from nChw16c to plain), else the layout oneDNN prefers.
-    const bool graph_output = first_output_[final_output] != kNone;
+    const bool graph_output = layout_.is_graph_output(final_output);
     const bool blocked = blocked_convs_ && !transposed && !graph_output && !q;
     const auto image_md = [](const ImageDims& d, bool block, memory::data_type type) {
       return memory::desc({d.batches, d.channels, d.height, d.width}, type,
@@ -723,27 +396,28 @@ class Compiler {
     const memory::desc bias_md = bias ? plain_view(g_.desc(bias->id).shape) : memory::desc();
     // An int8 convolution writes its own layout even for a graph output (reordered into the
     // caller's buffer after): oneDNN 2.6's only int8 kernel from NHWC to NCHW is its reference one.
-    const memory::desc dst_start = graph_output && !q ? plain_md(final_output, axes) : image_md(out, blocked, dst_type);
+    const memory::desc dst_start =
+        graph_output && !q ? layout_.plain_md(final_output, axes) : image_md(out, blocked, dst_type);
     auto algorithm = blocked && winograd_candidate(index) ? dnnl::algorithm::convolution_winograd
                                                           : dnnl::algorithm::convolution_direct;
     PostOpArgs post;
     auto run_conv = [&](const auto& pd, dnnl::primitive primitive) {
       std::vector<StepArg> args;
-      args.push_back({DNNL_ARG_SRC, in_layout(input, pd.src_desc(), axes), pd.src_desc()});
+      args.push_back({DNNL_ARG_SRC, layout_.in_layout(input, pd.src_desc(), axes), pd.src_desc()});
       args.push_back({DNNL_ARG_WEIGHTS, weights(filter, fv, pd.weights_desc(), weights_type), pd.weights_desc()});
       if (bias && q) {
         // oneDNN 2.6 adds the bias to the int32 accumulator, before the output scale.
         std::vector<float> scaled(*q->bias);
         for (size_t c = 0; c < scaled.size(); ++c)
           scaled[c] /= q->src_scale * q->weight_scales[q->weight_scales.size() == 1 ? 0 : c];
-        args.push_back({DNNL_ARG_BIAS, owned_f32(scaled), bias_md});
+        args.push_back({DNNL_ARG_BIAS, layout_.owned_f32(scaled), bias_md});
       } else if (bias) {
-        args.push_back({DNNL_ARG_BIAS, plain(bias->id), bias_md});
+        args.push_back({DNNL_ARG_BIAS, layout_.plain(bias->id), bias_md});
       }
       for (StepArg& a : post.args) args.push_back(a);
       const TensorId dst = fused_destination(index, final_output, pd.dst_desc(), axes, post.sum_operand);
       args.push_back({DNNL_ARG_DST, dst, pd.dst_desc()});
-      add_primitive(pd, std::move(primitive), std::move(args));
+      add_primitive(*plan_, pd, std::move(primitive), std::move(args));
     };
     if (transposed) {
       using PD = dnnl::deconvolution_forward::primitive_desc;
@@ -847,7 +521,7 @@ class Compiler {
   // otherwise.
   TensorId weights(OperandId filter, const FilterView& fv, const memory::desc& md,
                    memory::data_type type = memory::data_type::f32) {
-    const TensorId src = plain(filter);
+    const TensorId src = layout_.plain(filter);
     const memory::desc src_md(fv.dims, type, fv.strides);
     PlanTensor t;
     t.desc = g_.desc(filter);
@@ -857,13 +531,13 @@ class Compiler {
     const bool constant = g_.operands[filter].kind == OperandKind::kConstant;
     if (constant) {
       t.home = Home::kOwned;
-      t.index = add_owned(std::vector<std::byte>(t.bytes));
+      t.index = layout_.add_owned(std::vector<std::byte>(t.bytes));
     }
-    const TensorId dst = add_tensor(std::move(t));
+    const TensorId dst = layout_.add_tensor(std::move(t));
     if (constant) {
-      reorder_now(src, src_md, dst);
+      layout_.reorder_now(src, src_md, dst);
     } else {
-      add_reorder(src, src_md, dst);
+      layout_.add_reorder(src, src_md, dst);
     }
     return dst;
   }
@@ -927,7 +601,7 @@ class Compiler {
     const int channel_mask = 1 << (static_cast<int>(prim_dst.dims().size()) - 1);
     auto pd = make_fused_pd<dnnl::matmul::primitive_desc>(index, {}, prim_dst, make, post, two_d, q, channel_mask);
     std::vector<StepArg> args;
-    args.push_back({DNNL_ARG_SRC, plain(a), a_md});
+    args.push_back({DNNL_ARG_SRC, layout_.plain(a), a_md});
     if (b_constant) {
       // Reordered once into the layout the primitive prefers.
       PlanTensor t;
@@ -937,16 +611,16 @@ class Compiler {
       t.plain = false;
       t.bytes = t.md.get_size();
       t.home = Home::kOwned;
-      t.index = add_owned(std::vector<std::byte>(t.bytes));
-      const TensorId w = add_tensor(std::move(t));
-      reorder_now(plain(b), b_view, w);
+      t.index = layout_.add_owned(std::vector<std::byte>(t.bytes));
+      const TensorId w = layout_.add_tensor(std::move(t));
+      layout_.reorder_now(layout_.plain(b), b_view, w);
       args.push_back({DNNL_ARG_WEIGHTS, w, pd.weights_desc()});
     } else {
-      args.push_back({DNNL_ARG_WEIGHTS, plain(b), b_view});
+      args.push_back({DNNL_ARG_WEIGHTS, layout_.plain(b), b_view});
     }
     for (StepArg& arg : post.args) args.push_back(arg);
     args.push_back({DNNL_ARG_DST, fused_destination(index, final_output, dst_md, {}, post.sum_operand), prim_dst});
-    add_primitive(pd, dnnl::matmul(pd), std::move(args));
+    add_primitive(*plan_, pd, dnnl::matmul(pd), std::move(args));
     return true;
   }
 
@@ -980,10 +654,10 @@ class Compiler {
     }
     const dnnl::algorithm algorithm =
         op.kind == OpKind::kMaxPool2d ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
-    const TensorId src = primary(input);
+    const TensorId src = layout_.primary(input);
     const memory::desc src_md =
         plan_->tensors[src].axes == axes ? plan_->tensors[src].md : plain_view(g_.desc(input).shape, axes);
-    const bool graph_output = first_output_[output] != kNone;
+    const bool graph_output = layout_.is_graph_output(output);
     const memory::desc dst_md = graph_output ? plain_view(g_.desc(output).shape, axes)
                                              : memory::desc({out.batches, out.channels, out.height, out.width},
                                                             memory::data_type::f32, memory::format_tag::any);
@@ -991,9 +665,9 @@ class Compiler {
                                         {stride[0], stride[1]}, {window[0], window[1]},
                                         {int64_t{dilation[0]} - 1, int64_t{dilation[1]} - 1}, pl, pr);
     dnnl::pooling_v2_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-    add_primitive(pd, dnnl::pooling_v2_forward(pd),
-                  {{DNNL_ARG_SRC, in_layout(input, pd.src_desc(), axes), pd.src_desc()},
-                   {DNNL_ARG_DST, define(output, pd.dst_desc(), axes), pd.dst_desc()}});
+    add_primitive(*plan_, pd, dnnl::pooling_v2_forward(pd),
+                  {{DNNL_ARG_SRC, layout_.in_layout(input, pd.src_desc(), axes), pd.src_desc()},
+                   {DNNL_ARG_DST, layout_.define(output, pd.dst_desc(), axes), pd.dst_desc()}});
     return true;
   }
 
@@ -1007,24 +681,24 @@ class Compiler {
       std::swap(a, b);
       if (g_.desc(a).shape != out_shape) return false;
     }
-    const TensorId ta = primary(a);
+    const TensorId ta = layout_.primary(a);
     const memory::desc a_md = plan_->tensors[ta].md;
     const std::vector<int> axes = plan_->tensors[ta].axes;
     TensorId tb;
     memory::desc b_md;
     if (g_.desc(b).shape == out_shape) {
       b_md = a_md;
-      tb = in_layout(b, b_md, axes);
+      tb = layout_.in_layout(b, b_md, axes);
     } else {
       b_md = plain_view(pad_rank(g_.desc(b).shape, out_shape.size()), axes);
-      tb = plain(b);
+      tb = layout_.plain(b);
     }
     dnnl::binary::desc desc(*binary_algorithm(op.kind), a_md, b_md, a_md);
     dnnl::binary::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-    add_primitive(pd, dnnl::binary(pd),
+    add_primitive(*plan_, pd, dnnl::binary(pd),
                   {{DNNL_ARG_SRC_0, ta, a_md},
                    {DNNL_ARG_SRC_1, tb, b_md},
-                   {DNNL_ARG_DST, define(op.outputs[0], a_md, axes), a_md}});
+                   {DNNL_ARG_DST, layout_.define(op.outputs[0], a_md, axes), a_md}});
     return true;
   }
 
@@ -1034,21 +708,22 @@ class Compiler {
   // is written straight into the caller's buffer instead).
   bool lower_own_eltwise(size_t index, const EltwiseOp& e) {
     const Operation& op = g_.operations[index];
-    TensorId src = primary(op.inputs[0]);
+    TensorId src = layout_.primary(op.inputs[0]);
     const PlanTensor& t = plan_->tensors[src];
-    if (t.md.get_size() != static_cast<size_t>(*t.desc.byte_length())) src = plain(op.inputs[0]);
+    if (t.md.get_size() != static_cast<size_t>(*t.desc.byte_length())) src = layout_.plain(op.inputs[0]);
     const memory::desc md = plan_->tensors[src].md;
     const std::vector<int> axes = plan_->tensors[src].axes;
-    const TensorId dst = first_output_[op.outputs[0]] == kNone && overwritable(src, index, index)
-                             ? alias(src, op.outputs[0])
-                             : define(op.outputs[0], md, axes);
+    const TensorId dst = !layout_.is_graph_output(op.outputs[0]) && layout_.overwritable(src, index, index)
+                             ? layout_.alias(src, op.outputs[0])
+                             : layout_.define(op.outputs[0], md, axes);
     const size_t n = md.get_size() / sizeof(float);
     Plan* plan = plan_.get();
-    add_run(
-        [plan, e, src, dst, n] {
-          run_eltwise(e, reinterpret_cast<const float*>(plan->ptr[src]), reinterpret_cast<float*>(plan->ptr[dst]), n);
-        },
-        {src}, {dst});
+    add_run(*plan_,
+            [plan, e, src, dst, n] {
+              run_eltwise(e, reinterpret_cast<const float*>(plan->ptr[src]), reinterpret_cast<float*>(plan->ptr[dst]),
+                          n);
+            },
+            {src}, {dst});
     return true;
   }
 
@@ -1057,40 +732,35 @@ class Compiler {
   // takes the same layout in its own type.
   void lower_own_quantization(size_t index, const QuantizeOp& q) {
     const Operation& op = g_.operations[index];
-    TensorId src = primary(op.inputs[0]);
+    TensorId src = layout_.primary(op.inputs[0]);
     const size_t n = static_cast<size_t>(*g_.desc(op.inputs[0]).element_count());
     if (plan_->tensors[src].md.get_size() != static_cast<size_t>(*g_.desc(op.inputs[0]).byte_length()))
-      src = plain(op.inputs[0]);
+      src = layout_.plain(op.inputs[0]);
     const TensorId dst =
-        define(op.outputs[0], retyped(plan_->tensors[src].md, op.outputs[0]), plan_->tensors[src].axes);
+        layout_.define(op.outputs[0], layout_.retyped(plan_->tensors[src].md, op.outputs[0]), plan_->tensors[src].axes);
     Plan* plan = plan_.get();
-    add_run([plan, q, src, dst, n] { run_quantization(q, plan->ptr[src], plan->ptr[dst], n); }, {src}, {dst});
+    add_run(*plan_, [plan, q, src, dst, n] { run_quantization(q, plan->ptr[src], plan->ptr[dst], n); }, {src}, {dst});
   }
 
   // A residual add of a QDQ network in one pass (quantized.hpp): over the first operand's bytes in
   // its layout (plain when that layout pads channel blocks), the second read in the same layout,
   // the output written in it.
   void lower_quantized_add(size_t index, const QuantizedAdd& add) {
-    TensorId a = primary(add.a);
+    TensorId a = layout_.primary(add.a);
     const size_t n = static_cast<size_t>(*g_.desc(add.a).element_count());
-    if (plan_->tensors[a].md.get_size() != n) a = plain(add.a);
+    if (plan_->tensors[a].md.get_size() != n) a = layout_.plain(add.a);
     const std::vector<int> axes = plan_->tensors[a].axes;
     const memory::desc md = plan_->tensors[a].md;
-    const TensorId b = in_layout(add.b, retyped(md, add.b), axes);
-    const TensorId dst = define(add.output, retyped(md, add.output), axes);
+    const TensorId b = layout_.in_layout(add.b, layout_.retyped(md, add.b), axes);
+    const TensorId dst = layout_.define(add.output, layout_.retyped(md, add.output), axes);
     Plan* plan = plan_.get();
-    add_run([plan, add, a, b, dst, n] { run_quantized_add(add, plan->ptr[a], plan->ptr[b], plan->ptr[dst], n); },
+    add_run(*plan_,
+            [plan, add, a, b, dst, n] { run_quantized_add(add, plan->ptr[a], plan->ptr[b], plan->ptr[dst], n); },
             {a, b}, {dst});
     plan_->placement[index] = "onednn";
     plan_->placement[add.quantize_op] = "onednn";
     for (size_t dq : add.dequantizes)
       if (quantized_.absorbed(dq)) plan_->placement[dq] = "onednn";
-  }
-
-  // `md` with the data type of operand `id` (the same layout: offsets count elements).
-  memory::desc retyped(memory::desc md, OperandId id) const {
-    md.data.data_type = static_cast<dnnl_data_type_t>(*onednn_type(g_.desc(id).data_type));
-    return md;
   }
 
   // Activations that oneDNN computes as one eltwise primitive, in the input's own layout; ours
@@ -1100,13 +770,14 @@ class Compiler {
     if (const std::optional<EltwiseOp> e = own_eltwise(g_, op)) return lower_own_eltwise(index, *e);
     const std::vector<PostOp> chain = eltwise_chain(op);
     if (chain.size() != 1 || op.inputs.size() != 1) return false;
-    const TensorId src = primary(op.inputs[0]);
+    const TensorId src = layout_.primary(op.inputs[0]);
     const memory::desc md = plan_->tensors[src].md;
     dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, chain[0].algorithm, md, chain[0].alpha,
                                      chain[0].beta);
     dnnl::eltwise_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-    add_primitive(pd, dnnl::eltwise_forward(pd),
-                  {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, define(op.outputs[0], md, plan_->tensors[src].axes), md}});
+    add_primitive(
+        *plan_, pd, dnnl::eltwise_forward(pd),
+        {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, layout_.define(op.outputs[0], md, plan_->tensors[src].axes), md}});
     return true;
   }
 
@@ -1120,8 +791,8 @@ class Compiler {
     const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
     dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
     dnnl::softmax_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-    add_primitive(pd, dnnl::softmax_forward(pd),
-                  {{DNNL_ARG_SRC, plain(input), md}, {DNNL_ARG_DST, define(op.outputs[0], md), md}});
+    add_primitive(*plan_, pd, dnnl::softmax_forward(pd),
+                  {{DNNL_ARG_SRC, layout_.plain(input), md}, {DNNL_ARG_DST, layout_.define(op.outputs[0], md), md}});
     return true;
   }
 
@@ -1149,9 +820,9 @@ class Compiler {
     dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, md,
                                                  static_cast<float>(attrs.epsilon), flags);
     dnnl::layer_normalization_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-    std::vector<StepArg> args = {{DNNL_ARG_SRC, plain(input), md}};
-    if (attrs.scale) args.push_back({DNNL_ARG_SCALE, plain(attrs.scale->id), param_md});
-    if (attrs.bias) args.push_back({DNNL_ARG_SHIFT, plain(attrs.bias->id), param_md});
+    std::vector<StepArg> args = {{DNNL_ARG_SRC, layout_.plain(input), md}};
+    if (attrs.scale) args.push_back({DNNL_ARG_SCALE, layout_.plain(attrs.scale->id), param_md});
+    if (attrs.bias) args.push_back({DNNL_ARG_SHIFT, layout_.plain(attrs.bias->id), param_md});
     // Mean and variance are computed into scratch tensors of their own.
     for (int arg : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
       PlanTensor stats;
@@ -1159,10 +830,10 @@ class Compiler {
       stats.desc = {DataType::kFloat32, {static_cast<uint32_t>(outer)}};
       stats.md = pd.mean_desc();
       stats.bytes = stats.md.get_size();
-      args.push_back({arg, add_tensor(std::move(stats)), pd.mean_desc()});
+      args.push_back({arg, layout_.add_tensor(std::move(stats)), pd.mean_desc()});
     }
-    args.push_back({DNNL_ARG_DST, define(op.outputs[0], plain_view(shape)), md});
-    add_primitive(pd, dnnl::layer_normalization_forward(pd), std::move(args));
+    args.push_back({DNNL_ARG_DST, layout_.define(op.outputs[0], plain_view(shape)), md});
+    add_primitive(*plan_, pd, dnnl::layer_normalization_forward(pd), std::move(args));
     return true;
   }
 
@@ -1171,13 +842,15 @@ class Compiler {
   void lower_float16_conversion(const Operation& op) {
     const OperandId input = op.inputs[0], output = op.outputs[0];
     const OperandDescriptor& out = g_.desc(output);
-    const TensorId src = plain(input);
-    const TensorId dst = define(output, is_f32(out) ? plain_view(out.shape) : memory::desc());
+    const TensorId src = layout_.plain(input);
+    const TensorId dst = layout_.define(output, is_f32(out) ? plain_view(out.shape) : memory::desc());
     Plan* plan = plan_.get();
     const auto count = static_cast<size_t>(*out.element_count());
     const bool to_float16 = !is_f32(out);
-    add_run([plan, src, dst, count,
-             to_float16] { convert_float16_parallel(plan->ptr[src], plan->ptr[dst], count, to_float16); },
+    add_run(*plan_,
+            [plan, src, dst, count, to_float16] {
+              convert_float16_parallel(plan->ptr[src], plan->ptr[dst], count, to_float16);
+            },
             {src}, {dst});
   }
 
@@ -1194,33 +867,10 @@ class Compiler {
     const memory::desc src_md = plain_view(in_shape, axes);
     const memory::desc dst_md = plain_view(g_.desc(output).shape);
     dnnl::reorder::primitive_desc pd(cpu_engine(), src_md, cpu_engine(), dst_md, scratchpad_attr());
-    add_primitive(pd, dnnl::reorder(pd),
-                  {{DNNL_ARG_FROM, plain(input), src_md}, {DNNL_ARG_TO, define(output, dst_md), dst_md}});
+    add_primitive(
+        *plan_, pd, dnnl::reorder(pd),
+        {{DNNL_ARG_FROM, layout_.plain(input), src_md}, {DNNL_ARG_TO, layout_.define(output, dst_md), dst_md}});
     return true;
-  }
-
-  // ---- Graph outputs ----
-
-  // Every graph output not yet written in place is copied (or reordered) into the caller's buffer.
-  void bind_graph_outputs() {
-    for (size_t i = 0; i < g_.outputs.size(); ++i) {
-      const OperandId id = g_.outputs[i].operand;
-      const TensorId src = primary(id);
-      const PlanTensor& s = plan_->tensors[src];
-      if (s.home == Home::kGraphOutput && s.index == i && !s.view_of) continue;
-      PlanTensor t;
-      t.operand = id;
-      t.desc = g_.desc(id);
-      t.bytes = static_cast<size_t>(*t.desc.byte_length());
-      t.md = has_md(t.desc) ? plain_md(id) : memory::desc();
-      t.home = Home::kGraphOutput;
-      t.index = i;
-      const TensorId dst = add_tensor(std::move(t));
-      const TensorId from = plain(id);
-      Plan* plan = plan_.get();
-      const size_t bytes = plan_->tensors[dst].bytes;
-      add_run([plan, from, dst, bytes] { std::memcpy(plan->ptr[dst], plan->ptr[from], bytes); }, {from}, {dst});
-    }
   }
 
   const Graph& g_;
@@ -1228,10 +878,8 @@ class Compiler {
   std::vector<bool> specials_;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
   Fusion fusion_;
   QuantizedFusion quantized_;
-  std::vector<TensorId> primary_;                // by OperandId
-  std::vector<std::vector<TensorId>> variants_;  // by OperandId: reordered copies
-  std::vector<size_t> first_output_;             // by OperandId: first graph output index, or kNone
-  bool blocked_convs_ = false;                   // convolutions in nChw16c (the graph has Winograd ones)
+  LayoutPlanner layout_;
+  bool blocked_convs_ = false;  // convolutions in nChw16c (the graph has Winograd ones)
 };
 
 }  // namespace
