@@ -1,13 +1,15 @@
 // Compiles a graph into a plan (plan.hpp): decides what fuses (fusion.hpp, quantized.hpp), then
-// lowers the operations in graph order, each by the first of its candidate lowerings that takes
-// it, else by its reference kernel. The lowerings live by family in lower_*.cpp (lowering.hpp);
-// the layout planner (layout_planner.hpp) keeps each value's tensors and the reorders between them.
+// lowers the operations in graph order, each by the first candidate of its list (impl_list.hpp)
+// that takes it, else by its reference kernel. The lowerings live by family in lower_*.cpp
+// (lowering.hpp); the layout planner (layout_planner.hpp) keeps each value's tensors and the
+// reorders between them.
 #include <omp.h>
 
 #include <memory>
 
 #include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
+#include "backends/onednn/impl_list.hpp"
 #include "backends/onednn/layout_planner.hpp"
 #include "backends/onednn/lowering.hpp"
 #include "backends/onednn/memory_desc.hpp"
@@ -40,9 +42,8 @@ class Compiler {
         fusion_(g_, specials_),
         quantized_(g_, fusion_),
         layout_(g_, *plan_, fusion_),
-        cx_{g_, *plan_, layout_, fusion_, quantized_, specials_, blocked_convs(g_, specials_), [this](size_t index) {
-              lower(index);
-            }} {
+        cx_{g_, *plan_, layout_, fusion_, quantized_, specials_, blocked_convs(g_, specials_), {}} {
+    cx_.lower = [this](size_t index) { lower(index); };
     plan_->graph = std::move(graph);
     plan_->engine = cpu_engine();
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
@@ -60,8 +61,10 @@ class Compiler {
   }
 
  private:
+  // The first candidate of the operation's list that takes it, else its reference kernel.
   void lower(size_t index) {
-    if (lower_onednn(index)) {
+    for (const Candidate& candidate : candidates(g_.operations[index].kind)) {
+      if (!lowers(candidate, index)) continue;
       plan_->placement[index] = "onednn";
       for (size_t fused : fusion_.chain(index)) plan_->placement[fused] = "onednn";
       return;
@@ -70,45 +73,20 @@ class Compiler {
     lower_reference(cx_, index);
   }
 
-  bool lower_onednn(size_t index) {
-    const Operation& op = g_.operations[index];
-    if (lower_float16_conversion(cx_, index) || lower_quantized_add(cx_, index) || lower_own_quantization(cx_, index) ||
-        lower_int8(cx_, index))
-      return true;
-    bool all_f32 = true;
-    for_each_input(op, [&](OperandId id) { all_f32 = all_f32 && is_f32(g_.desc(id)); });
-    for (OperandId id : op.outputs) all_f32 = all_f32 && is_f32(g_.desc(id));
-    if (!all_f32) return false;
+  bool lowers(const Candidate& candidate, size_t index) {
+    if (candidate.operands == Operands::kFloat32 && !all_float32(g_.operations[index])) return false;
     try {
-      switch (op.kind) {
-        case OpKind::kConv2d:
-        case OpKind::kConvTranspose2d:
-          return lower_conv(cx_, index);
-        case OpKind::kMatmul:
-        case OpKind::kGemm:
-          return lower_matmul(cx_, index);
-        case OpKind::kAveragePool2d:
-        case OpKind::kMaxPool2d:
-          return lower_pool(cx_, index);
-        case OpKind::kAdd:
-        case OpKind::kSub:
-        case OpKind::kMul:
-        case OpKind::kDiv:
-          return lower_binary(cx_, index);
-        case OpKind::kSoftmax:
-          return lower_softmax(cx_, index);
-        case OpKind::kLayerNormalization:
-          return lower_layer_normalization(cx_, index);
-        case OpKind::kReshape:
-          return lower_reshape(cx_, index);
-        case OpKind::kTranspose:
-          return lower_transpose(cx_, index);
-        default:
-          return lower_own_eltwise(cx_, index) || lower_eltwise(cx_, index);
-      }
+      return candidate.lower(cx_, index);
     } catch (const dnnl::error&) {
       return false;  // oneDNN has no implementation for these shapes or options
     }
+  }
+
+  bool all_float32(const Operation& op) const {
+    bool all = true;
+    for_each_input(op, [&](OperandId id) { all = all && is_f32(g_.desc(id)); });
+    for (OperandId id : op.outputs) all = all && is_f32(g_.desc(id));
+    return all;
   }
 
   const Graph& g_;

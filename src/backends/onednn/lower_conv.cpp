@@ -135,6 +135,8 @@ bool winograd_candidate(const Graph& g, const std::vector<bool>& specials, size_
   return fv.kernel[0] == 3 && fv.kernel[1] == 3 && in.channels % 16 == 0 && out.channels % 16 == 0;
 }
 
+bool lower_conv(LowerContext& cx, size_t index) { return lower_conv(cx, index, nullptr); }
+
 bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
   const Graph& g = cx.graph;
   LayoutPlanner& layout = cx.layout;

@@ -36,6 +36,8 @@ bool runs_as_rows(const LowerContext& cx, size_t index) {
 
 }  // namespace
 
+bool lower_matmul(LowerContext& cx, size_t index) { return lower_matmul(cx, index, nullptr); }
+
 bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
   const Graph& g = cx.graph;
   LayoutPlanner& layout = cx.layout;

@@ -31,19 +31,25 @@ struct LowerContext {
   std::function<void(size_t)> lower;
 };
 
+// A lowering of operation `index`: true when it added the operation's steps.
+using Lowering = bool (*)(LowerContext& cx, size_t index);
+
 // ---- Convolutions (lower_conv.cpp) ----
 
-// conv2d and convTranspose2d. `q`: the int8 form (quantized.hpp): reads the 8-bit input and filter,
-// writes the quantized output when a quantizeLinear is folded in.
-bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q = nullptr);
+// conv2d and convTranspose2d in float32.
+bool lower_conv(LowerContext& cx, size_t index);
+// The same in the int8 form `q` (quantized.hpp): reads the 8-bit input and filter, writes the
+// quantized output when a quantizeLinear is folded in.
+bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q);
 // Whether conv2d `index` runs on oneDNN's Winograd kernels, which make the graph's convolutions
 // blocked (LowerContext::blocked_convs).
 bool winograd_candidate(const Graph& g, const std::vector<bool>& specials, size_t index);
 
 // ---- Matrix products (lower_matmul.cpp) ----
 
-// matmul and gemm; `q` as for lower_conv.
-bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q = nullptr);
+// matmul and gemm in float32, or in the int8 form `q` as for lower_conv.
+bool lower_matmul(LowerContext& cx, size_t index);
+bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q);
 
 // ---- Pooling (lower_pool.cpp) ----
 
