@@ -126,8 +126,8 @@ TensorId LayoutPlanner::add_variant(OperandId id, TensorId src, memory::desc src
   t.operand = id;
   t.desc = g_.desc(id);
   t.md = md;
-  t.axes = axes;
   t.plain = md == plain_md(id, axes);
+  t.axes = std::move(axes);
   t.bytes = md.get_size();
   const bool constant = g_.operands[id].kind == OperandKind::kConstant;
   if (constant) {
