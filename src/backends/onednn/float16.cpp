@@ -26,9 +26,9 @@ constexpr size_t kAlignment = 64;
 
 bool is_f16(const Graph& g, OperandId id) { return g.desc(id).data_type == DataType::kFloat16; }
 
-// The float16 operations computed in float32: every one compiler.cpp lowers onto a oneDNN
-// primitive or fuses as a post-op, and those that only move or select values (exact in any type).
-// Every other one keeps its float16 reference kernel.
+// The float16 operations computed in float32: every one with a float32 oneDNN candidate in
+// impl_list.cpp or fused as a post-op, and those that only move or select values (exact in any
+// type). Every other one keeps its float16 reference kernel.
 bool computes_in_float32(const Operation& op) {
   switch (op.kind) {
     case OpKind::kConv2d:

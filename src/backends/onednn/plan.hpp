@@ -1,6 +1,7 @@
 // The compiled form of a graph on the onednn backend: tensors (operand values in a given memory
 // layout, each with a home for its bytes) and the steps that run in order. Built once by
-// compile_plan() (compiler.cpp); run many times by the executable (onednn_backend.cpp).
+// compile_plan() (compiler.cpp, with the lowerings of lower_*.cpp and the layout planner); run many
+// times by the executable (onednn_backend.cpp).
 #pragma once
 
 #include <oneapi/dnnl/dnnl.hpp>

@@ -1,0 +1,71 @@
+// Normalizations along axes: softmax and layerNormalization over trailing axes, as oneDNN
+// primitives on plain tensors.
+#include "backends/onednn/lowering.hpp"
+#include "backends/onednn/memory_desc.hpp"
+#include "backends/onednn/steps.hpp"
+
+namespace webnn::onednn {
+
+using dnnl::memory;
+
+bool lower_softmax(LowerContext& cx, size_t index) {
+  LayoutPlanner& layout = cx.layout;
+  const Operation& op = cx.graph.operations[index];
+  const OperandId input = op.inputs[0];
+  // oneDNN's softmax gives 0 beside a NaN where the reference gives a row of NaN: the reference
+  // kernel runs it wherever a NaN can reach it.
+  if (cx.specials[input]) return false;
+  cx.plan.needs_finite_inputs = true;
+  const memory::desc md = plain_view(cx.graph.desc(input).shape);
+  const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
+  dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
+  dnnl::softmax_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+  add_primitive(cx.plan, pd, dnnl::softmax_forward(pd),
+                {{DNNL_ARG_SRC, layout.plain(input), md}, {DNNL_ARG_DST, layout.define(op.outputs[0], md), md}});
+  return true;
+}
+
+// oneDNN normalises over the last dimension: trailing contiguous axes fold into one.
+bool lower_layer_normalization(LowerContext& cx, size_t index) {
+  LayoutPlanner& layout = cx.layout;
+  const Operation& op = cx.graph.operations[index];
+  const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
+  const OperandId input = op.inputs[0];
+  const Shape& shape = cx.graph.desc(input).shape;
+  std::vector<uint32_t> axes;
+  if (attrs.axes) {
+    axes = *attrs.axes;
+  } else {
+    for (uint32_t i = 1; i < shape.size(); ++i) axes.push_back(i);
+  }
+  if (axes.empty()) return false;
+  for (size_t i = 0; i < axes.size(); ++i)
+    if (axes[i] != shape.size() - axes.size() + i) return false;
+  int64_t outer = 1, inner = 1;
+  for (size_t i = 0; i < shape.size(); ++i) (i < shape.size() - axes.size() ? outer : inner) *= shape[i];
+  const memory::desc md({outer, inner}, memory::data_type::f32, Dims{inner, 1});
+  const memory::desc param_md({inner}, memory::data_type::f32, Dims{1});
+  auto flags = dnnl::normalization_flags::none;
+  if (attrs.scale) flags |= dnnl::normalization_flags::use_scale;
+  if (attrs.bias) flags |= dnnl::normalization_flags::use_shift;
+  dnnl::layer_normalization_forward::desc desc(dnnl::prop_kind::forward_inference, md,
+                                               static_cast<float>(attrs.epsilon), flags);
+  dnnl::layer_normalization_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+  std::vector<StepArg> args = {{DNNL_ARG_SRC, layout.plain(input), md}};
+  if (attrs.scale) args.push_back({DNNL_ARG_SCALE, layout.plain(attrs.scale->id), param_md});
+  if (attrs.bias) args.push_back({DNNL_ARG_SHIFT, layout.plain(attrs.bias->id), param_md});
+  // Mean and variance are computed into scratch tensors of their own.
+  for (int arg : {DNNL_ARG_MEAN, DNNL_ARG_VARIANCE}) {
+    PlanTensor stats;
+    stats.scratch = true;
+    stats.desc = {DataType::kFloat32, {static_cast<uint32_t>(outer)}};
+    stats.md = pd.mean_desc();
+    stats.bytes = stats.md.get_size();
+    args.push_back({arg, layout.add_tensor(std::move(stats)), pd.mean_desc()});
+  }
+  args.push_back({DNNL_ARG_DST, layout.define(op.outputs[0], plain_view(shape)), md});
+  add_primitive(cx.plan, pd, dnnl::layer_normalization_forward(pd), std::move(args));
+  return true;
+}
+
+}  // namespace webnn::onednn
