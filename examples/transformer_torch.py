@@ -62,8 +62,10 @@ class Attention(nn.Module):
             k = torch.cat([past[0], k], dim=2)
             v = torch.cat([past[1], v], dim=2)
         present = (k, v)
-        keys = k.repeat_interleave(hp.group, dim=1)
-        values = v.repeat_interleave(hp.group, dim=1)
+        keys, values = k, v
+        if hp.group > 1:  # query head j reads key/value head j // group
+            keys = k.repeat_interleave(hp.group, dim=1)
+            values = v.repeat_interleave(hp.group, dim=1)
         scores = q @ keys.transpose(-1, -2) / math.sqrt(hp.head_dim)
         total = keys.shape[2]
         # Query i (at position start + i) sees keys 0 .. start + i.

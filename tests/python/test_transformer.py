@@ -149,6 +149,37 @@ def test_the_onnx_twin_is_a_valid_model_with_past_keys_and_values(trained):
     assert len(inputs) == 1 + 2 * train_text_model.HYPER_PARAMETERS.layers
 
 
+def ort_available():
+    return shutil.which("node") is not None and (REPO / "tools" / "ort" / "node_modules" / "onnxruntime-node").exists()
+
+
+@pytest.mark.skipif(not ort_available(), reason="node or onnxruntime-node is missing (scripts/setup.sh)")
+@pytest.mark.parametrize("length, past", [(5, 0), (1, 7)])
+def test_the_onnx_twin_runs_in_onnx_runtime_like_pytorch(trained, tmp_path, length, past):
+    """The export with dynamic lengths: a prompt with no past, one token after seven positions."""
+    hp, weights = read_checkpoint(trained)
+    rng = np.random.default_rng(length)
+    ids = rng.integers(0, 256, (1, length)).astype(np.int64)
+    cache = [tuple(rng.standard_normal((1, hp.kv_heads, past, hp.head_dim)).astype(np.float32) for _ in "kv")
+             for _ in range(hp.layers)]
+    args = ["node", str(REPO / "tools" / "ort" / "ort_run.mjs"), "run", str(trained / "model.onnx"),
+            "--output-dir", str(tmp_path / "out"), "--threads", "1"]
+    np.save(tmp_path / "ids.npy", ids)
+    args += ["--input", f"input_ids={tmp_path / 'ids.npy'}"]
+    for i, (k, v) in enumerate(cache):
+        np.save(tmp_path / f"k{i}.npy", k)
+        np.save(tmp_path / f"v{i}.npy", v)
+        args += ["--input", f"past_key.{i}={tmp_path / f'k{i}.npy'}", "--input", f"past_value.{i}={tmp_path / f'v{i}.npy'}"]
+    subprocess.run(args, check=True, capture_output=True, timeout=300)
+    with torch.no_grad():
+        past_cache = [(torch.from_numpy(k), torch.from_numpy(v)) for k, v in cache] if past else None
+        logits, present = tt.from_weights(hp, weights)(torch.from_numpy(ids), past_cache)
+    np.testing.assert_allclose(np.load(tmp_path / "out" / "logits.npy"), logits.numpy(), rtol=0, atol=1e-4)
+    last = hp.layers - 1
+    np.testing.assert_allclose(np.load(tmp_path / "out" / f"present_value.{last}.npy"), present[last][1].numpy(),
+                               rtol=0, atol=1e-5)
+
+
 def test_load_weights_reads_what_was_written(trained):
     hp, expected = read_checkpoint(trained)
     got = webnn.load_weights(trained / "model.manifest.json")
@@ -253,6 +284,20 @@ def test_the_cache_never_crosses_to_host(random_checkpoint):
         assert all(t.writable != t.readable for t in host)
     finally:
         context.destroy()
+
+
+def test_generation_through_the_service_is_the_same(random_checkpoint, tmp_path):
+    """--remote: the graphs, the constant weights and the caches live in the service's worker."""
+    path = str(tmp_path / "webnn.sock")
+    service = webnn.Service(path)
+    try:
+        remote = run(GENERATE, random_checkpoint, "--prompt", "The", "--max-tokens", 64, "--backend", "reference",
+                     "--remote", "unix:" + path)
+    finally:
+        service.stop()
+    local = run(GENERATE, random_checkpoint, "--prompt", "The", "--max-tokens", 64, "--backend", "reference")
+    assert remote.returncode == 0, remote.stderr.decode()
+    assert remote.stdout == local.stdout and len(remote.stdout) == 65
 
 
 # ---- Sampling ----
