@@ -9,6 +9,7 @@ WEBNN_TRANSFORMER_CHECKPOINT=DIR adds a checkpoint (a full training run) to the 
 comparisons; WEBNN_SMOLLM_STEPS=N sets the decode steps of the SmolLM-shaped comparison (default
 32 on onednn, 8 on the reference backend).
 """
+import dataclasses
 import json
 import os
 import select
@@ -89,8 +90,9 @@ def trained(tmp_path_factory):
 @pytest.fixture(scope="session")
 def random_checkpoint(tmp_path_factory):
     """The trained model's shape with seeded random weights: its greedy tokens vary (a barely
-    trained model's are mostly spaces), so a wrong token cannot hide."""
-    hp = train_text_model.HYPER_PARAMETERS
+    trained model's are mostly spaces), so a wrong token cannot hide. Learned positions, where
+    the trained model has rotary ones: both kinds are compared with PyTorch."""
+    hp = dataclasses.replace(train_text_model.HYPER_PARAMETERS, position="learned")
     weights = tm.random_weights(hp, seed=7)
     for name in weights:  # larger weights: sharper, more varied predictions
         if name.endswith(".weight") and "norm" not in name:
