@@ -9,10 +9,11 @@ layers of hidden size 192 with 4 causal self-attention heads, a GELU MLP of 768,
 LayerNorm, biases, tied embeddings: 1.8 million parameters. The corpus is the GNU General Public License,
 version 3 (/usr/share/common-licenses/GPL-3, installed on every Debian system by base-files; its
 text may be copied and distributed verbatim by anyone); the last tenth is held out to measure the
-loss. The default 200 steps take about 3 minutes of one core (0.9 s a step single-threaded; 16 minutes of wall time on a shared 2-core
-machine) and reach a held-out loss of about 2.8 nats a byte: the licence's commonest words, not yet
-its phrases — more steps give more (docs/transformers.md). --steps 4 makes a run of about half a
-minute whose loss still falls (the tests use it).
+loss. The default 200 steps take about 3 minutes of one core (0.9 s a step single-threaded; 16
+minutes of wall time on a shared 2-core machine) and reach a held-out loss of about 2.8 nats a
+byte: the licence's commonest words, not yet its phrases; more steps give more
+(docs/transformers.md). --steps 4 makes a run of about half a minute whose loss still falls (the
+tests use it).
 
 DIR receives model.json (the hyper-parameters and the training record), model.manifest.json +
 model.weights (the weights, docs/formats.md) and model.onnx (the same model exported by
