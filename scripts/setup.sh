@@ -12,6 +12,9 @@ PACKAGES=(
   python3 python3-numpy
   libonnx-dev libprotobuf-dev libonnx-testdata capnproto libcapnp-dev graphviz python3-torch python3-torchvision python3-onnx
   python3-dev pybind11-dev python3-venv python3-pip python3-setuptools python3-wheel python3-pytest python3-pil
+  # OpenBLAS as the system BLAS (Debian's alternatives pick it over netlib's reference BLAS): python3-torch's
+  # matrix products, 2.8 GFLOP/s on netlib, for examples/train_text_model.py (docs/transformers.md)
+  libopenblas0-pthread
 )
 
 missing=()

@@ -355,6 +355,44 @@ void bind_context(py::module_& m) {
       "values, a graph file's constants filled from a scalar (default 1 GiB). An ONNX input with a default value (its "
       "initializer) may be left out of compute().");
 
+  m.def(
+      "load_weights",
+      [](py::handle manifest_path, py::handle weights_path) {
+        const std::string manifest = path_arg(manifest_path);
+        std::string weights = optional_path(weights_path);
+        if (weights.empty()) {
+          const std::string suffix = ".manifest.json";
+          if (manifest.size() <= suffix.size() ||
+              manifest.compare(manifest.size() - suffix.size(), suffix.size(), suffix))
+            throw_type_error("load_weights: give weights_path, or a manifest path NAME.manifest.json");
+          weights = manifest.substr(0, manifest.size() - suffix.size()) + ".weights";
+        }
+        std::shared_ptr<formats::WeightsFile> file;
+        {
+          py::gil_scoped_release release;
+          file = formats::WeightsFile::open(weights, manifest);
+        }
+        // Read-only arrays over the mapping (a copy only where the file's offset was unaligned),
+        // each keeping its bytes alive.
+        py::dict out;
+        for (const auto& [key, entry] : file->entries()) {
+          auto holder = std::make_unique<BufferRef>(file->tensor(key));
+          const void* data = holder->data.get();
+          py::capsule owner(holder.get(), [](void* p) { delete static_cast<BufferRef*>(p); });
+          holder.release();
+          std::vector<py::ssize_t> dims(entry.desc.shape.begin(), entry.desc.shape.end());
+          py::array array(to_dtype(entry.desc.data_type), dims, data, owner);
+          py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+          out[py::str(key)] = array;
+        }
+        return out;
+      },
+      py::arg("manifest_path"), py::arg("weights_path") = py::none(),
+      "Reads a wg-weights-manifest and its WGWT weights file (NAME.weights beside NAME.manifest.json\n"
+      "unless given) as {key: ndarray}: read-only arrays over the memory-mapped file. The manifest\n"
+      "and every entry are checked against the file before anything is read (a DataError naming\n"
+      "the file and the tensor otherwise).");
+
   py::class_<PendingRead, std::shared_ptr<PendingRead>>(m, "_PendingRead")
       .def("result", &PendingRead::result, py::arg("timeout") = py::none())
       .def("done", &PendingRead::done);

@@ -36,6 +36,7 @@ from ._webnn import (
     UnknownError,
     __version__,
     load,
+    load_weights,
 )
 from . import _compat, _ops
 from ._async import AsyncMLContext
@@ -64,6 +65,7 @@ __all__ = [
     "AsyncMLContext",
     "Service",
     "load",
+    "load_weights",
     "DataError",
     "OperationError",
     "NotSupportedError",

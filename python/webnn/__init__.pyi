@@ -209,6 +209,12 @@ def load(
 ) -> MLGraph:
     """Loads a webnn-graph file (.json or .webnn) or an ONNX model (.onnx); the graph runs on any context."""
 
+def load_weights(
+    manifest_path: str | PathLike[str],
+    weights_path: str | PathLike[str] | None = None,
+) -> dict[str, npt.NDArray[Any]]:
+    """Reads a weights manifest and its weights file as {key: read-only ndarray} over the mapped file."""
+
 class MLOperand:
     """The spec's MLOperand: a value in a graph being built."""
     @property

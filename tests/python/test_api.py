@@ -323,6 +323,36 @@ def test_save_everything_inline(context, tmp_path):
     assert webnn.load(str(tmp_path / "g.json")).input_names == ["x", "y"]
 
 
+def test_load_weights_reads_the_weights_a_graph_saved(context, tmp_path):
+    b = context.create_graph_builder()
+    w = np.linspace(-1, 1, 64 * 8, dtype=np.float32).reshape(64, 8)
+    ids = np.arange(100, dtype=np.int32).reshape(4, 25)
+    y = b.add(b.matmul(b.input("x", [1, 64]), b.constant(w)), b.cast(b.constant(ids[:1, :8]), "float32"))
+    c = b.constant(ids)
+    b.build({"y": y, "z": b.add(c, c)}).save(tmp_path / "g.json", inline_limit=0)
+    tensors = webnn.load_weights(tmp_path / "g.manifest.json")  # g.weights beside it
+    assert len(tensors) == 3
+    by_shape = {t.shape: t for t in tensors.values()}
+    np.testing.assert_array_equal(by_shape[(64, 8)], w)
+    np.testing.assert_array_equal(by_shape[(4, 25)], ids)
+    assert by_shape[(4, 25)].dtype == np.int32 and not by_shape[(4, 25)].flags.writeable
+    same = webnn.load_weights(str(tmp_path / "g.manifest.json"), str(tmp_path / "g.weights"))
+    assert sorted(same) == sorted(tensors)
+
+
+def test_load_weights_errors(tmp_path):
+    with pytest.raises(webnn.TypeError, match="weights_path"):
+        webnn.load_weights(tmp_path / "weights.json")  # no NAME.manifest.json to find NAME.weights by
+    with pytest.raises(webnn.DataError):
+        webnn.load_weights(tmp_path / "missing.manifest.json")
+    (tmp_path / "t.manifest.json").write_text(
+        '{"format": "wg-weights-manifest", "version": 1, "endianness": "little", "tensors": {"w": '
+        '{"dataType": "float32", "shape": [4], "byteOffset": 8, "byteLength": 16, "layout": "row-major"}}}')
+    (tmp_path / "t.weights").write_bytes(b"WGWT\x01\x00\x00\x00" + bytes(8))  # 8 of the 16 bytes
+    with pytest.raises(webnn.DataError, match='"w".*beyond the end'):
+        webnn.load_weights(tmp_path / "t.manifest.json")
+
+
 def test_load_errors(tmp_path):
     with pytest.raises(webnn.DataError):
         webnn.load(str(tmp_path / "missing.json"))

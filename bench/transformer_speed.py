@@ -1,0 +1,197 @@
+#!/usr/bin/python3
+"""Decoding speed of the transformers of docs/transformers.md through WebNN, with PyTorch eager
+(the same weights, a KV cache, the same threads) measured in the same run as the peer.
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/transformer_speed.py [--checkpoint DIR] [--threads 2]
+        [--prompt 128] [--steps 64] [--models small,smollm] [--backends onednn,reference] [--rounds 3]
+
+Models: "small", the byte-level GPT of examples/train_text_model.py (its checkpoint with
+--checkpoint, seeded random weights of its shape otherwise: speed does not depend on the values),
+and "smollm", the Llama decoder of SmolLM-135M's shape with seeded random weights. For each model
+and runner: the time to the first token (a prefill of --prompt tokens, the result read back) and
+the decode rate over --steps steps after it (the token in, the arg-max id out, cache of prompt +
+steps positions); the median over --rounds rounds, the runners alternating within a round. The
+reference backend does one round of at most 8 steps on the 135M model.
+
+Then where a decode step's time goes: the round trip of an empty dispatch (write a 4-byte token and
+position, dispatch a one-operation graph, read 4 bytes), a memory copy's bandwidth (numpy, 256 MiB)
+and, for each model, the bytes of weights a step reads and the rate that bandwidth would allow.
+"""
+import argparse
+import os
+import statistics
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "examples"))
+import transformer_model as tm  # noqa: E402
+
+import webnn  # noqa: E402
+
+
+def small_model(checkpoint):
+    if checkpoint:
+        return tm.load_checkpoint(checkpoint)
+    import train_text_model
+
+    hp = train_text_model.HYPER_PARAMETERS
+    return hp, tm.random_weights(hp, seed=1)
+
+
+def prompt_tokens(hp, length):
+    return np.random.default_rng(3).integers(0, min(hp.vocab_size, 256), length).tolist()
+
+
+class WebnnRunner:
+    def __init__(self, backend, threads, hp, weights, prompt, steps):
+        self.context = webnn.ML().create_context(backend=backend, num_threads=threads)
+        start = time.perf_counter()
+        self.model = tm.Model(self.context, hp, weights)
+        self.gen = self.model.generator(len(prompt) + steps, len(prompt))
+        self.build_s = time.perf_counter() - start
+        self.prompt, self.steps = prompt, steps
+
+    def run(self, steps):
+        start = time.perf_counter()
+        token = self.gen.prefill(self.prompt)["next"]
+        first = time.perf_counter() - start
+        start = time.perf_counter()
+        for _ in range(steps):
+            token = self.gen.step(token)["next"]
+        return first, steps / (time.perf_counter() - start)
+
+    def close(self):
+        self.context.destroy()
+
+
+class TorchRunner:
+    def __init__(self, threads, hp, weights, prompt, steps):
+        import torch
+
+        import transformer_torch as tt
+
+        self.torch = torch
+        torch.set_num_threads(threads or os.cpu_count())
+        start = time.perf_counter()
+        self.model = tt.from_weights(hp, weights)
+        self.build_s = time.perf_counter() - start
+        self.prompt = prompt
+
+    def run(self, steps):
+        torch = self.torch
+        with torch.no_grad():
+            start = time.perf_counter()
+            logits, cache = self.model(torch.tensor([self.prompt]))
+            token = int(logits[0, -1].argmax())
+            first = time.perf_counter() - start
+            start = time.perf_counter()
+            for _ in range(steps):
+                logits, cache = self.model(torch.tensor([[token]]), cache)
+                token = int(logits[0, -1].argmax())
+            return first, steps / (time.perf_counter() - start)
+
+    def close(self):
+        pass
+
+
+def dispatch_round_trip(backend, threads, count=2000):
+    """Seconds per write(token) + write(position) + dispatch + read of a one-operation graph."""
+    context = webnn.ML().create_context(backend=backend, num_threads=threads)
+    b = context.create_graph_builder()
+    graph = b.build({"y": b.add(b.input("token", [1], "int32"), b.input("position", [1], "int32"))})
+    token = context.create_tensor([1], "int32", writable=True)
+    position = context.create_tensor([1], "int32", writable=True)
+    out = context.create_tensor([1], "int32", readable=True)
+    one = np.array([1], np.int32)
+    for i in range(count + 100):
+        if i == 100:
+            start = time.perf_counter()
+        context.write_tensor(token, one)
+        context.write_tensor(position, one)
+        context.dispatch(graph, {"token": token, "position": position}, {"y": out})
+        context.read_tensor(out)
+    seconds = (time.perf_counter() - start) / count
+    context.destroy()
+    return seconds
+
+
+def copy_bandwidth():
+    """Bytes per second of a 256 MiB numpy copy (read + write counted once each: 2 x size)."""
+    src = np.ones(64 << 20, np.float32)
+    dst = np.empty_like(src)
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        np.copyto(dst, src)
+        best = min(best, time.perf_counter() - start)
+    return 2 * src.nbytes / best
+
+
+def weight_bytes_per_step(hp):
+    """Float32 bytes a decode step reads from the weights: all but the embedding table, of which it
+    gathers one row, unless the output projection (tied or not) reads it whole."""
+    shapes = tm.tensor_shapes(hp)
+    total = sum(np.prod(s) for n, s in shapes.items() if n not in ("embedding.weight", "position.weight"))
+    total += np.prod(shapes["embedding.weight"])  # the output projection reads it whole (tied) ...
+    if not hp.tied_embeddings:
+        total += hp.hidden  # ... and the embedding gather one row
+    return 4 * int(total)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checkpoint", help="a train_text_model.py checkpoint for the small model")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--prompt", type=int, default=128, help="prompt tokens (default 128)")
+    parser.add_argument("--steps", type=int, default=64, help="decode steps timed (default 64)")
+    parser.add_argument("--models", default="small,smollm")
+    parser.add_argument("--backends", default="onednn,reference")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+
+    print(f"threads {args.threads}, prompt {args.prompt} tokens, {args.steps} decode steps, "
+          f"median of {args.rounds} rounds; {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f}\n")
+    print("| model | runner | build s | first token ms | decode tokens/s |")
+    print("|---|---|---:|---:|---:|")
+    bandwidth = copy_bandwidth()
+    models = {}
+    for name in args.models.split(","):
+        hp, weights = small_model(args.checkpoint) if name == "small" else (tm.SMOLLM_135M, tm.random_weights(
+            tm.SMOLLM_135M, seed=135))
+        models[name] = hp
+        prompt = prompt_tokens(hp, args.prompt)
+        runners = {}
+        for backend in args.backends.split(","):
+            runners[f"webnn {backend}"] = WebnnRunner(backend, args.threads, hp, weights, prompt, args.steps)
+        runners["PyTorch eager"] = TorchRunner(args.threads, hp, weights, prompt, args.steps)
+        results = {key: [] for key in runners}
+        for round_ in range(args.rounds):
+            for key, runner in runners.items():
+                slow = key == "webnn reference" and name == "smollm"
+                if slow and round_:
+                    continue
+                results[key].append(runner.run(min(args.steps, 8) if slow else args.steps))
+        for key, runner in runners.items():
+            first = statistics.median(r[0] for r in results[key])
+            rate = statistics.median(r[1] for r in results[key])
+            print(f"| {name} ({tm.parameter_count(hp) / 1e6:.1f} M) | {key} | {runner.build_s:.2f} | "
+                  f"{first * 1000:.1f} | {rate:.1f} |")
+            runner.close()
+        del weights, runners
+
+    print(f"\nmemory copy: {bandwidth / 1e9:.1f} GB/s (numpy, 256 MiB, read + write)")
+    for backend in args.backends.split(","):
+        print(f"empty dispatch round trip ({backend}): "
+              f"{dispatch_round_trip(backend, args.threads) * 1e6:.0f} us")
+    for name, hp in models.items():
+        per_step = weight_bytes_per_step(hp)
+        cache = 2 * hp.layers * hp.kv_heads * hp.head_dim * (args.prompt + args.steps) * 4
+        print(f"{name}: a decode step reads {per_step / 1e6:.1f} MB of weights (at the copy bandwidth: "
+              f"{bandwidth / per_step:.0f} tokens/s at most) and its caches of {args.prompt + args.steps} "
+              f"positions, {cache / 1e6:.2f} MB, three times (copied: read + write; attention: read)")
+
+if __name__ == "__main__":
+    main()
