@@ -66,7 +66,8 @@ async function walk() {
   const { ml, MLGraphBuilder } = webnn;
   const m = model();
   const findings = [];
-  const counts = { calls: 0, receiver: 0, arity: 0, argument: 0, member: 0, item: 0, extra: 0, state: 0, shared: 0 };
+  const counts = { calls: 0, receiver: 0, arity: 0, argument: 0, member: 0, item: 0, extra: 0, state: 0, shared: 0, midCall: 0 };
+  const expected = {};
   let methods = 0;
   const finding = (text) => {
     if (findings.length < 500) findings.push(text);
@@ -241,6 +242,7 @@ async function walk() {
   async function call(kind, label, fn, expectation, { promise = false, log = null } = {}) {
     counts.calls += 1;
     counts[kind] += 1;
+    expected[expectation.kind] = (expected[expectation.kind] ?? 0) + 1;
     process.send({ at: label });
     let outcome;
     try {
@@ -453,6 +455,7 @@ async function walk() {
         const f = await fixture();
         let args = f.args;
         if (h.semantic === 'resize') args = resizableBuffers(args);
+        if (h.semantic === 'detach' || h.semantic === 'resize') counts.midCall += 1;
         const expectation = expect(signature, args, slot.place, slot.type, h, (extra) => ctxFor({ valid: slot.get(args), ...extra }), slot.get(args));
         const log = [];
         const buffers = h.semantic === 'resize' ? args.filter((a) => ArrayBuffer.isView(a)).map((a) => a.buffer) : buffersOf(args);
@@ -544,7 +547,10 @@ async function walk() {
     `${hostile.length} hostile values: ${counts.argument} arguments, ${counts.member} dictionary members, ` +
     `${counts.item} sequence items and record values, ${counts.receiver} receivers, ${counts.arity} short argument lists, ` +
     `${counts.extra} extra arguments, ${counts.state} calls in destroyed or built states, ${counts.shared} shared-buffer calls ` +
-    `during another thread's writes; ${findings.length} findings`;
+    `during another thread's writes, ${counts.midCall} calls whose getters detach or resize the call's buffer. ` +
+    `The oracle expected: ${expected.reject ?? 0} TypeErrors, ${expected.propagate ?? 0} caller's or ECMAScript's own ` +
+    `exceptions, ${expected.valid ?? 0} successes, ${expected.error ?? 0} spec errors, ${(expected.any ?? 0) + (expected.loose ?? 0)} ` +
+    `left to the spec's validation; ${findings.length} findings`;
   console.log(`bad input: ${summary}`);
   for (const f of findings.slice(0, 100)) console.log(`  finding: ${f}`);
   process.send({ done: { calls: counts.calls, summary, findings } });
