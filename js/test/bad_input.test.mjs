@@ -359,7 +359,7 @@ async function walk() {
     return { kind: 'any' };
   }
 
-  // Copies arrays and plain objects (not platform objects or buffers) so a slot can be replaced.
+  // Copies arrays, plain objects and typed arrays (not platform objects) so a slot can be replaced.
   function fresh(v) {
     if (Array.isArray(v)) return v.map(fresh);
     if (isObject(v) && Object.getPrototypeOf(v) === Object.prototype)
