@@ -22,6 +22,11 @@ export const LIE = new CallerError('webnn bad input: a buffer source property wa
 
 export const kHugeLength = 1e9;
 
+// Resizable ArrayBuffers and growable SharedArrayBuffers exist from Node.js 20 (V8 11); before,
+// the options are ignored and the values below would be plain buffers, so they are left out.
+const haveResizable = new ArrayBuffer(1, { maxByteLength: 2 }).resizable === true;
+const haveGrowable = new SharedArrayBuffer(1, { maxByteLength: 2 }).growable === true;
+
 // The iterables of 10^9 items (the oracle knows their length without iterating 2^20 of them).
 const hugeIterables = new WeakSet();
 export const isHuge = (v) => hugeIterables.has(v);
@@ -124,7 +129,7 @@ function detachedBuffer() {
 // The hostile values; `memberNames` are every dictionary member name of the IDL (the getters of
 // the throwing object).
 export function hostileValues(memberNames) {
-  return [
+  const values = [
     { name: 'undefined', make: () => undefined },
     { name: 'null', make: () => null },
     { name: "''", make: () => '' },
@@ -166,8 +171,8 @@ export function hostileValues(memberNames) {
     { name: 'a destroyed context', semantic: 'wrong-object', make: (ctx) => ctx.objects.destroyedContext },
     { name: 'a detached ArrayBuffer', make: () => detachedBuffer() },
     { name: 'a view of a detached buffer', make: () => detachedView() },
-    { name: 'a resizable ArrayBuffer', make: () => new ArrayBuffer(16, { maxByteLength: 64 }) },
-    { name: 'a growable SharedArrayBuffer', make: () => new SharedArrayBuffer(16, { maxByteLength: 64 }) },
+    { name: 'a resizable ArrayBuffer', needs: haveResizable, make: () => new ArrayBuffer(16, { maxByteLength: 64 }) },
+    { name: 'a growable SharedArrayBuffer', needs: haveGrowable, make: () => new SharedArrayBuffer(16, { maxByteLength: 64 }) },
     { name: 'a view whose own buffer/byteLength properties lie', semantic: 'same', make: (ctx) => lyingView(ctx.valid) },
     {
       name: "a getter that detaches the call's buffers",
@@ -177,6 +182,7 @@ export function hostileValues(memberNames) {
     {
       name: "a getter that resizes the call's (resizable) buffer",
       semantic: 'resize',
+      needs: haveResizable,
       make: (ctx) =>
         wrapValid(ctx.valid, ctx.log, () =>
           ctx.buffers.forEach((b) => {
@@ -185,6 +191,7 @@ export function hostileValues(memberNames) {
         ),
     },
   ];
+  return values.filter((v) => v.needs !== false);
 }
 
 export { detach };
