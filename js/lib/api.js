@@ -6,6 +6,7 @@
 // TypeError or DOMException. Every promise-returning method rejects, never throws, as WebIDL
 // requires.
 
+const { types } = require('node:util');
 const native = require('./native');
 const W = require('./webidl');
 const generate = require('./generated');
@@ -223,8 +224,10 @@ class MLContext {
     return MLContext.#check(this, 'accelerated').#accelerated;
   }
 
+  // A promise attribute rejects instead of throwing, as WebIDL's getter steps say.
   get lost() {
-    return MLContext.#check(this, 'lost').#lost;
+    if (!(W.isObject(this) && #handle in this)) return Promise.reject(illegalInvocation('MLContext.lost'));
+    return this.#lost;
   }
 
   // spec: #api-mlcontext-dispatch
@@ -467,7 +470,7 @@ function selectOverload(v, candidates, where) {
   if (W.isObject(v)) {
     for (const [name, slots] of Object.entries(platformObjects))
       if (slots(v) && has(`interface:${name}`)) return pick(has(`interface:${name}`));
-    if ((ArrayBuffer.isView(v) || v instanceof ArrayBuffer || v instanceof SharedArrayBuffer) && has('buffer'))
+    if ((ArrayBuffer.isView(v) || types.isAnyArrayBuffer(v)) && has('buffer'))
       return pick(has('buffer'));
     if (has('sequence') && v[Symbol.iterator] !== undefined && v[Symbol.iterator] !== null)
       return pick(has('sequence'));
@@ -563,10 +566,12 @@ for (const cls of [ML, MLContext, MLGraph, MLOperand, MLTensor, MLGraphBuilder])
 // process tears down (the addon does the same for worker threads).
 process.on('exit', () => native.shutdown());
 
+// installGlobals' defaults, converted once at the call as createContext converts the same members
+// (a bad default is a TypeError there, not at every later createContext).
 function convertDefaults(defaults) {
-  if (defaults === undefined || defaults === null) return {};
-  if (!W.isObject(defaults)) throw new TypeError('installGlobals: defaults must be an object');
-  return { backend: defaults.backend, numThreads: defaults.numThreads, remote: defaults.remote, token: defaults.token };
+  if (defaults !== undefined && defaults !== null && !W.isObject(defaults))
+    throw new TypeError('installGlobals: defaults must be an object');
+  return packageOptions(defaults, {}, 'installGlobals: defaults');
 }
 
 const ml = new ML(kConstruct, {});
@@ -589,6 +594,7 @@ function installGlobals(target = globalThis, defaults = {}) {
 // Not in the spec: a graph file (webnn-graph JSON or text, or ONNX) compiled for `context`.
 function loadGraph(context, path) {
   return rejectOnThrow(() => {
+    if (arguments.length < 2) throw notEnoughArguments('loadGraph', 2, arguments.length);
     const c = contextSlots(context);
     if (!c) throw new TypeError("loadGraph: argument 1 (context) is not of type 'MLContext'");
     path = W.domString(path, 'loadGraph: argument 2 (path)');

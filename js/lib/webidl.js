@@ -246,30 +246,77 @@ function dictionary(v, members, typeName, where) {
   return out;
 }
 
+// A buffer source is read through its internal slots, as WebIDL does: the intrinsic getters of
+// %TypedArray%.prototype, DataView.prototype, ArrayBuffer.prototype and SharedArrayBuffer.prototype,
+// taken here before any caller code runs. Properties of the object itself (an own `buffer`,
+// `byteLength` or `resizable` a caller defined) are never consulted: they could lie about the bytes
+// or run code (detach the buffer) in the middle of a call.
+function intrinsicGetter(proto, name) {
+  const desc = Object.getOwnPropertyDescriptor(proto, name);
+  return desc ? desc.get : undefined;
+}
+const typedArrayPrototype = Object.getPrototypeOf(Int8Array.prototype);
+const slots = {
+  typedArrayBuffer: intrinsicGetter(typedArrayPrototype, 'buffer'),
+  typedArrayByteOffset: intrinsicGetter(typedArrayPrototype, 'byteOffset'),
+  typedArrayByteLength: intrinsicGetter(typedArrayPrototype, 'byteLength'),
+  dataViewBuffer: intrinsicGetter(DataView.prototype, 'buffer'),
+  dataViewByteOffset: intrinsicGetter(DataView.prototype, 'byteOffset'),
+  dataViewByteLength: intrinsicGetter(DataView.prototype, 'byteLength'),
+  arrayBufferByteLength: intrinsicGetter(ArrayBuffer.prototype, 'byteLength'),
+  sharedByteLength: intrinsicGetter(SharedArrayBuffer.prototype, 'byteLength'),
+  // Absent before resizable buffers existed (Node.js 18): no buffer is resizable there.
+  arrayBufferResizable: intrinsicGetter(ArrayBuffer.prototype, 'resizable'),
+  sharedGrowable: intrinsicGetter(SharedArrayBuffer.prototype, 'growable'),
+};
+
+function bufferByteLength(buffer) {
+  return types.isSharedArrayBuffer(buffer)
+    ? slots.sharedByteLength.call(buffer)
+    : slots.arrayBufferByteLength.call(buffer);
+}
+
+function isResizable(buffer) {
+  if (types.isSharedArrayBuffer(buffer)) return slots.sharedGrowable ? slots.sharedGrowable.call(buffer) : false;
+  return slots.arrayBufferResizable ? slots.arrayBufferResizable.call(buffer) : false;
+}
+
+// { buffer, offset, length } of a buffer source; a detached buffer has no bytes.
+function sourceParts(source) {
+  if (types.isArrayBuffer(source) || types.isSharedArrayBuffer(source))
+    return { buffer: source, offset: 0, length: bufferByteLength(source) };
+  if (types.isDataView(source)) {
+    const buffer = slots.dataViewBuffer.call(source);
+    // A DataView's own getters throw once its buffer is detached (a detached buffer has length 0).
+    if (bufferByteLength(buffer) === 0) return { buffer, offset: 0, length: 0 };
+    return { buffer, offset: slots.dataViewByteOffset.call(source), length: slots.dataViewByteLength.call(source) };
+  }
+  return {
+    buffer: slots.typedArrayBuffer.call(source),
+    offset: slots.typedArrayByteOffset.call(source),
+    length: slots.typedArrayByteLength.call(source),
+  };
+}
+
 // AllowSharedBufferSource: an ArrayBuffer, a SharedArrayBuffer or any ArrayBufferView, not
 // resizable or growable (no [AllowResizable]). Returned as it is; bytesOf() views its bytes.
 function bufferSource(v, where) {
-  let buffer;
-  if (types.isArrayBuffer(v) || types.isSharedArrayBuffer(v)) buffer = v;
-  else if (ArrayBuffer.isView(v)) buffer = v.buffer;
-  else throw fail(where, `must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${describe(v)}`);
-  if (buffer.resizable === true || buffer.growable === true)
+  if (!(types.isAnyArrayBuffer(v) || ArrayBuffer.isView(v)))
+    throw fail(where, `must be an ArrayBuffer, a SharedArrayBuffer or an ArrayBufferView, got ${describe(v)}`);
+  if (isResizable(sourceParts(v).buffer))
     throw fail(where, 'is backed by a resizable buffer, which WebNN does not accept');
   return v;
 }
 
 // The bytes of a buffer source as a Uint8Array over the same memory (a detached buffer: no bytes).
 function bytesOf(source) {
-  if (ArrayBuffer.isView(source)) {
-    if (source.buffer.byteLength === 0 && source.byteLength === 0) return new Uint8Array(0);
-    return new Uint8Array(source.buffer, source.byteOffset, source.byteLength);
-  }
-  if (source.byteLength === 0) return new Uint8Array(0);
-  return new Uint8Array(source);
+  const { buffer, offset, length } = sourceParts(source);
+  if (length === 0) return new Uint8Array(0);
+  return new Uint8Array(buffer, offset, length);
 }
 
 function byteLengthOf(source) {
-  return source.byteLength;
+  return sourceParts(source).length;
 }
 
 module.exports = {

@@ -100,7 +100,7 @@ export function conformanceCases(dir) {
   return cases;
 }
 
-function argument(value, operands) {
+export function argument(value, operands) {
   if (typeof value === 'string' && value in operands) return operands[value];
   if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'string' && v in operands))
     return value.map((v) => operands[v]);
