@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/reference/run_operation.hpp"
 #include "formats/onnx/import.hpp"
 #include "formats/onnx/types.hpp"
 #include "graph/graph_builder.hpp"
@@ -64,11 +65,7 @@ struct Decoded {
 };
 Decoded decode_tensor(const onnx::TensorProto& t, ExternalData* external, const std::string& what);
 
-// ---- Host tensors (folding) ----
-// Folding bound: host-side folding is for shape-sized values, not for tensors of activations. A
-// fold whose inputs or output hold more elements becomes operations instead.
-constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
-
+// ---- Host tensors ----
 uint64_t count_of(const Shape& s);  // the element count of a shape; UINT64_MAX when it overflows
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);
 int64_t host_int64_at(const OperandDescriptor& desc, const BufferRef& data, uint64_t i);  // element i
@@ -160,6 +157,27 @@ struct NodeCtx {
   std::string where() const;  // "ONNX import: MODEL: node \"NAME\" (OP)", which starts every error
   std::string label() const;  // "node \"NAME\" (OP)"
 };
+
+// ---- Folding (import_fold.cpp) ----
+// A node whose inputs are all known at import may be folded: computed then, by the reference
+// kernels on the WebNN operation it lowers to, so a folded value is what that operation computes
+// at run time. Folding is for shape-sized values, not tensors of activations: a fold whose inputs
+// or output hold more elements becomes operations instead.
+constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
+using reference::HostTensor;
+// Whether every input of the node is known at import, each within the fold limit.
+bool all_inputs_const(const NodeCtx& c);
+bool foldable(const NodeCtx& c);
+HostTensor host_tensor(const Value& v);  // a known value's descriptor and bytes
+// The value of `kind` with `attrs` on `inputs`, computed by the reference kernels; nullopt when
+// WebNN's operation does not take these operands (the node then becomes that operation, and the
+// builder says why).
+std::optional<HostTensor> fold_value(OpKind kind, const std::vector<HostTensor>& inputs, const Attributes& attrs);
+// Output i as fold_value(kind, inputs, attrs), which is `out`: the caller has checked `out` with
+// NodeCtx::fold_fits before anything is allocated. An empty `out` holds no value to compute. False
+// where fold_value gives nullopt.
+bool fold_out(const NodeCtx& c, size_t i, const OperandDescriptor& out, OpKind kind,
+              const std::vector<HostTensor>& inputs, const Attributes& attrs, bool is_bool = false);
 
 // ---- Lowerings shared between files (import_ops.cpp) ----
 // Conv's lowering of x and w (1-D, 2-D and 3-D; the node's pads, strides, dilations, group and

@@ -1,85 +1,20 @@
 // ONNX import: one lowering per ONNX op type onto GraphBuilder operations (docs/onnx.md lists
-// them with their opsets). Values known at import time are folded on the host where a lowering
-// needs them (shapes, axes, pads) or where they are small integer shape arithmetic; everything
-// else becomes WebNN operations, validated by the builder.
+// them with their opsets). Values known at import time are read where a lowering needs them
+// (shapes, axes, pads), and small shape arithmetic on them is folded by the reference kernels
+// (import_fold.cpp); everything else becomes WebNN operations, validated by the builder.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <unordered_map>
 
 #include "formats/onnx/import_internal.hpp"
+#include "ops/shape_helpers.hpp"
 
 namespace webnn::formats::onnx_import {
 
-uint64_t count_of(const Shape& s) {
-  uint64_t n = 1;
-  for (uint32_t d : s) {
-    if (d && n > UINT64_MAX / d) return UINT64_MAX;  // saturates: compared with limits, never allocated
-    n *= d;
-  }
-  return n;
-}
-
 namespace {
-
-std::vector<size_t> strides_of(const Shape& s) {
-  std::vector<size_t> st(s.size(), 1);
-  for (size_t i = s.size(); i-- > 1;) st[i - 1] = st[i] * s[i];
-  return st;
-}
-
-// Copies elements into a new tensor of `out` shape: element at out index `idx` comes from linear
-// element src(idx) of `data`.
-BufferRef gather_bytes(size_t esize, const BufferRef& data, const Shape& out,
-                       const std::function<size_t(const std::vector<uint32_t>&)>& src) {
-  uint64_t n = count_of(out);
-  std::vector<std::byte> bytes(n * esize);
-  std::vector<uint32_t> idx(out.size(), 0);
-  for (uint64_t i = 0; i < n; ++i) {
-    std::memcpy(bytes.data() + i * esize, data.data.get() + src(idx) * esize, esize);
-    for (size_t d = out.size(); d-- > 0;) {
-      if (++idx[d] < out[d]) break;
-      idx[d] = 0;
-    }
-  }
-  return BufferRef::adopt(std::move(bytes));
-}
-
-// spec: #biblio-numpy-broadcasting-rule (bidirectional)
-std::optional<Shape> broadcast(const Shape& a, const Shape& b) {
-  size_t r = std::max(a.size(), b.size());
-  Shape out(r);
-  for (size_t i = 0; i < r; ++i) {
-    uint32_t x = i < r - a.size() ? 1 : a[i - (r - a.size())];
-    uint32_t y = i < r - b.size() ? 1 : b[i - (r - b.size())];
-    if (x != y && x != 1 && y != 1) return std::nullopt;
-    out[i] = std::max(x, y);
-  }
-  return out;
-}
-
-// The linear index into a tensor of shape `in` broadcast to `out` at out index `idx`.
-size_t broadcast_src(const Shape& in, const std::vector<size_t>& in_strides, const std::vector<uint32_t>& idx) {
-  size_t off = idx.size() - in.size(), s = 0;
-  for (size_t d = 0; d < in.size(); ++d) s += (in[d] == 1 ? 0 : idx[d + off]) * in_strides[d];
-  return s;
-}
-
-bool all_inputs_const(const NodeCtx& c) {
-  for (size_t i = 0; i < c.input_count(); ++i)
-    if (c.has_input(i) && !c.is_const(i)) return false;
-  return true;
-}
-
-bool foldable(const NodeCtx& c) {
-  if (!all_inputs_const(c)) return false;
-  for (size_t i = 0; i < c.input_count(); ++i)
-    if (c.has_input(i) && count_of(c.desc(i).shape) > kMaxFoldElements) return false;
-  return true;
-}
 
 // A pass-through of input 0 with a new shape (Reshape, Squeeze, ...): constants stay constants.
 void reshaped(const NodeCtx& c, const Shape& shape) {
@@ -120,142 +55,40 @@ std::vector<uint32_t> to_u32(const NodeCtx& c, const std::vector<int64_t>& v, co
 
 template <OpKind K>
 void unary(const NodeCtx& c) {
-  // Small constants fold where the host computes exactly what the op does (correctly rounded).
-  constexpr bool kExact = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
+  // Small constants fold where the op is correctly rounded, so that the folded value is what every
+  // backend computes.
+  constexpr bool kFolds = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
                           K == OpKind::kSign || K == OpKind::kSqrt || K == OpKind::kReciprocal;
-  if (kExact && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0))) {
-    const Value& x = c.in(0);
-    auto v = host_doubles(x.desc, *x.data);
-    for (double& d : v) {
-      switch (K) {
-        case OpKind::kNeg:
-          d = -d;
-          break;
-        case OpKind::kAbs:
-          d = std::fabs(d);
-          break;
-        case OpKind::kFloor:
-          d = std::floor(d);
-          break;
-        case OpKind::kCeil:
-          d = std::ceil(d);
-          break;
-        case OpKind::kSign:
-          d = d > 0 ? 1 : d < 0 ? -1 : d;
-          break;
-        case OpKind::kSqrt:
-          d = std::sqrt(d);
-          break;
-        case OpKind::kReciprocal:
-          d = 1 / d;
-          break;
-        default:
-          break;
-      }
-    }
-    bool is_int = !is_floating_point(x.desc.data_type);
-    if (!is_int || K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kSign) {
-      if (is_int) {
-        std::vector<int64_t> ints(v.begin(), v.end());
-        return c.set_const_out(0, x.desc, bytes_of_int64s(x.desc.data_type, ints));
-      }
-      return c.set_const_out(0, x.desc, bytes_of_doubles(x.desc.data_type, v));
-    }
-  }
+  if (kFolds && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0)) &&
+      fold_out(c, 0, c.desc(0), K, {host_tensor(c.in(0))}, NoAttrs{}))
+    return;
   c.set_out(0, c.add(K, {c.operand(0)}));
 }
 
 void lower_identity(const NodeCtx& c) { reshaped(c, c.desc(0).shape); }
 
-// Integer (and small float) element-wise arithmetic on constants, folded on the host.
-bool fold_binary(const NodeCtx& c, const std::function<double(double, double)>& fn, bool to_bool = false) {
+// Element-wise arithmetic and comparisons of two small constants of one type, folded.
+bool fold_binary(const NodeCtx& c, OpKind kind, bool to_bool = false) {
   if (!foldable(c) || c.input_count() != 2) return false;
   const Value& a = c.in(0);
   const Value& b = c.in(1);
-  auto shape = broadcast(a.desc.shape, b.desc.shape);
+  auto shape = ops::broadcast_bidirectional(a.desc.shape, b.desc.shape);
   if (!shape || a.desc.data_type != b.desc.data_type || count_of(*shape) == 0) return false;
   // An empty operand is not folded (found by fuzz_onnx_import: an operand with a 0 dimension
   // against a 1-element one read past an empty vector); the builder then rejects it by the spec.
   if (count_of(a.desc.shape) == 0 || count_of(b.desc.shape) == 0) return false;
   // Two small operands can broadcast to a large result ([65536, 1] and [1, 65536]).
-  DataType out_type = to_bool ? DataType::kUint8 : a.desc.data_type;
-  if (!c.fold_fits({out_type, *shape})) return false;
-  bool is_int = !is_floating_point(a.desc.data_type);
-  auto sa = strides_of(a.desc.shape), sb = strides_of(b.desc.shape);
-  uint64_t n = count_of(*shape);
-  std::vector<uint32_t> idx(shape->size(), 0);
-  if (is_int) {
-    auto va = host_int64s(a.desc, *a.data), vb = host_int64s(b.desc, *b.data);
-    // Values that do not fill their shape (a malformed constant) are not folded.
-    if (va.size() != count_of(a.desc.shape) || vb.size() != count_of(b.desc.shape)) return false;
-    std::vector<int64_t> out(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      int64_t x = va[broadcast_src(a.desc.shape, sa, idx)], y = vb[broadcast_src(b.desc.shape, sb, idx)];
-      double r = fn(double(x), double(y));
-      // Integer division by zero, or a result beyond int64: leave it to run time.
-      if (!std::isfinite(r) || r < -9223372036854775808.0 || r >= 9223372036854775808.0) return false;
-      out[i] = int64_t(r);
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < (*shape)[d]) break;
-        idx[d] = 0;
-      }
-    }
-    c.set_const_out(0, {out_type, *shape}, bytes_of_int64s(out_type, out), to_bool);
-  } else {
-    auto va = host_doubles(a.desc, *a.data), vb = host_doubles(b.desc, *b.data);
-    if (va.size() != count_of(a.desc.shape) || vb.size() != count_of(b.desc.shape)) return false;
-    std::vector<double> out(n);
-    for (uint64_t i = 0; i < n; ++i) {
-      out[i] = fn(va[broadcast_src(a.desc.shape, sa, idx)], vb[broadcast_src(b.desc.shape, sb, idx)]);
-      if (a.desc.data_type == DataType::kFloat32 && !to_bool) out[i] = double(float(out[i]));
-      for (size_t d = idx.size(); d-- > 0;) {
-        if (++idx[d] < (*shape)[d]) break;
-        idx[d] = 0;
-      }
-    }
-    if (to_bool) {
-      std::vector<int64_t> ints(out.begin(), out.end());
-      c.set_const_out(0, {out_type, *shape}, bytes_of_int64s(out_type, ints), true);
-    } else {
-      c.set_const_out(0, {out_type, *shape}, bytes_of_doubles(out_type, out));
-    }
-  }
-  return true;
-}
-
-double int_div(double x, double y) {
-  if (y == 0) return std::numeric_limits<double>::quiet_NaN();
-  return std::trunc(x / y);
+  const OperandDescriptor out{to_bool ? DataType::kUint8 : a.desc.data_type, *shape};
+  if (!c.fold_fits(out)) return false;
+  return fold_out(c, 0, out, kind, {host_tensor(a), host_tensor(b)}, NoAttrs{}, to_bool);
 }
 
 template <OpKind K>
 void binary(const NodeCtx& c) {
   if (c.input_count() != 2) c.invalid("expects 2 inputs");
-  bool is_int = !is_floating_point(c.type(0));
-  std::function<double(double, double)> fn;
-  switch (K) {
-    case OpKind::kAdd:
-      fn = [](double x, double y) { return x + y; };
-      break;
-    case OpKind::kSub:
-      fn = [](double x, double y) { return x - y; };
-      break;
-    case OpKind::kMul:
-      fn = [](double x, double y) { return x * y; };
-      break;
-    case OpKind::kDiv:
-      fn = is_int ? int_div : [](double x, double y) { return x / y; };
-      break;
-    case OpKind::kMax:
-      fn = [](double x, double y) { return std::max(x, y); };
-      break;
-    case OpKind::kMin:
-      fn = [](double x, double y) { return std::min(x, y); };
-      break;
-    default:
-      break;
-  }
-  if (fn && fold_binary(c, fn)) return;
+  constexpr bool kFolds = K == OpKind::kAdd || K == OpKind::kSub || K == OpKind::kMul || K == OpKind::kDiv ||
+                          K == OpKind::kMax || K == OpKind::kMin;
+  if (kFolds && fold_binary(c, K)) return;
   OperandId a = c.operand(0), b = c.operand(1);
   if (K == OpKind::kPow) b = c.cast(b, c.desc_of(a).data_type);  // ONNX allows another exponent type
   c.set_out(0, c.add(K, {a, b}));
@@ -280,21 +113,8 @@ void lower_mean(const NodeCtx& c) {
 
 template <OpKind K>
 void compare(const NodeCtx& c) {
-  std::function<double(double, double)> fn;
-  switch (K) {
-    case OpKind::kEqual:
-      fn = [](double x, double y) { return double(x == y); };
-      break;
-    case OpKind::kGreater:
-      fn = [](double x, double y) { return double(x > y); };
-      break;
-    case OpKind::kLesser:
-      fn = [](double x, double y) { return double(x < y); };
-      break;
-    default:
-      break;
-  }
-  if (fn && fold_binary(c, fn, true)) return;
+  constexpr bool kFolds = K == OpKind::kEqual || K == OpKind::kGreater || K == OpKind::kLesser;
+  if (kFolds && fold_binary(c, K, true)) return;
   c.set_out(0, c.add(K, {c.operand(0), c.operand(1)}), true);
 }
 
@@ -306,12 +126,10 @@ void logical(const NodeCtx& c) {
 }
 
 void lower_not(const NodeCtx& c) {
-  if (foldable(c) && c.fold_fits({DataType::kUint8, c.desc(0).shape})) {
-    auto v = c.const_ints(0, "input");
-    for (auto& x : v) x = x == 0;
-    c.set_const_out(0, c.desc(0), bytes_of_int64s(DataType::kUint8, v), true);
+  const OperandDescriptor out{DataType::kUint8, c.desc(0).shape};
+  if (foldable(c) && c.fold_fits(out) &&
+      fold_out(c, 0, out, OpKind::kLogicalNot, {host_tensor(c.in(0))}, NoAttrs{}, true))
     return;
-  }
   c.set_out(0, c.add(OpKind::kLogicalNot, {c.operand(0)}), true);
 }
 
@@ -331,26 +149,13 @@ void lower_isinf(const NodeCtx& c) {
 void lower_where(const NodeCtx& c) {
   if (foldable(c) && c.type(1) == c.type(2)) {
     const Value &cond = c.in(0), &x = c.in(1), &y = c.in(2);
-    auto s1 = broadcast(cond.desc.shape, x.desc.shape);
-    auto shape = s1 ? broadcast(*s1, y.desc.shape) : std::nullopt;
-    if (shape && count_of(*shape) > 0 && c.fold_fits({x.desc.data_type, *shape})) {
-      auto vc = host_int64s(cond.desc, *cond.data);
-      auto sc = strides_of(cond.desc.shape), sx = strides_of(x.desc.shape), sy = strides_of(y.desc.shape);
-      size_t es = element_size(x.desc.data_type);
-      std::vector<std::byte> out(count_of(*shape) * es);
-      std::vector<uint32_t> idx(shape->size(), 0);
-      for (uint64_t i = 0; i < count_of(*shape); ++i) {
-        bool pick = vc[broadcast_src(cond.desc.shape, sc, idx)] != 0;
-        const Value& v = pick ? x : y;
-        size_t src = broadcast_src(v.desc.shape, pick ? sx : sy, idx);
-        std::memcpy(out.data() + i * es, v.data->data.get() + src * es, es);
-        for (size_t d = idx.size(); d-- > 0;) {
-          if (++idx[d] < (*shape)[d]) break;
-          idx[d] = 0;
-        }
-      }
-      c.set_const_out(0, {x.desc.data_type, *shape}, BufferRef::adopt(std::move(out)), x.is_bool);
-      return;
+    auto s1 = ops::broadcast_bidirectional(cond.desc.shape, x.desc.shape);
+    auto shape = s1 ? ops::broadcast_bidirectional(*s1, y.desc.shape) : std::nullopt;
+    if (shape && count_of(*shape) > 0) {
+      const OperandDescriptor out{x.desc.data_type, *shape};
+      if (c.fold_fits(out) && fold_out(c, 0, out, OpKind::kWhere, {host_tensor(cond), host_tensor(x), host_tensor(y)},
+                                       NoAttrs{}, x.is_bool))
+        return;
     }
   }
   c.set_out(0, c.add(OpKind::kWhere, {c.operand(0), c.operand(1), c.operand(2)}), c.in(1).is_bool);
@@ -362,17 +167,15 @@ void lower_cast_to(const NodeCtx& c, int32_t to) {
   auto type = webnn_type(to, &is_bool, &name);
   if (!type) c.unsupported("WebNN has no " + name + " data type");
   const Value& x = c.in(0);
-  if (foldable(c) && c.fold_fits({*type, x.desc.shape})) {
-    OperandDescriptor d{*type, x.desc.shape};
+  const OperandDescriptor out{*type, x.desc.shape};
+  if (foldable(c) && c.fold_fits(out)) {
+    // The operations below on the constant: nonzero is true for bool, cast otherwise.
     if (is_bool) {
-      auto v = host_doubles(x.desc, *x.data);
-      std::vector<int64_t> b(v.size());
-      for (size_t i = 0; i < v.size(); ++i) b[i] = v[i] != 0;
-      return c.set_const_out(0, d, bytes_of_int64s(*type, b), true);
+      const HostTensor zero{{x.desc.data_type, {}}, bytes_of_doubles(x.desc.data_type, {0.0})};
+      if (fold_out(c, 0, out, OpKind::kNotEqual, {host_tensor(x), zero}, NoAttrs{}, true)) return;
+    } else if (fold_out(c, 0, out, OpKind::kCast, {host_tensor(x)}, CastAttrs{*type})) {
+      return;
     }
-    if (is_floating_point(x.desc.data_type))
-      return c.set_const_out(0, d, bytes_of_doubles(*type, host_doubles(x.desc, *x.data)));
-    return c.set_const_out(0, d, bytes_of_int64s(*type, host_int64s(x.desc, *x.data)));
   }
   OperandId id = c.operand(0);
   if (is_bool) {
@@ -1442,13 +1245,8 @@ void lower_transpose(const NodeCtx& c) {
   if (foldable(c) && c.fold_fits(x.desc)) {
     Shape out;
     for (uint32_t a : perm) out.push_back(x.desc.shape[a]);
-    auto st = strides_of(x.desc.shape);
-    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
-      size_t s = 0;
-      for (size_t i = 0; i < r; ++i) s += idx[i] * st[perm[i]];
-      return s;
-    });
-    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+    if (fold_out(c, 0, {x.desc.data_type, out}, OpKind::kTranspose, {host_tensor(x)}, TransposeAttrs{perm}, x.is_bool))
+      return;
   }
   OperandId id = c.operand(0);
   c.set_out(0, c.add(OpKind::kTranspose, {id}, TransposeAttrs{perm}), x.is_bool);
@@ -1472,21 +1270,11 @@ bool fold_concat(const NodeCtx& c, uint32_t axis) {
   if (along == 0 || along > kMaxFoldElements) return false;
   out[axis] = uint32_t(along);
   if (!c.fold_fits({first.desc.data_type, out})) return false;
-  // Outer blocks: every input contributes its slab of size s[axis] * inner per outer index.
-  const size_t es = element_size(first.desc.data_type);
-  uint64_t outer = 1, inner = 1;
-  for (size_t i = 0; i < axis; ++i) outer *= out[i];
-  for (size_t i = axis + 1; i < r; ++i) inner *= out[i];
-  std::vector<std::byte> bytes(count_of(out) * es);
-  size_t pos = 0;
-  for (uint64_t o = 0; o < outer; ++o)
-    for (size_t i = 0; i < c.input_count(); ++i) {
-      size_t slab = c.desc(i).shape[axis] * inner * es;
-      if (slab) std::memcpy(bytes.data() + pos, c.in(i).data->data.get() + o * slab, slab);
-      pos += slab;
-    }
-  c.set_const_out(0, {first.desc.data_type, out}, BufferRef::adopt(std::move(bytes)), first.is_bool);
-  return true;
+  // An input empty along the axis adds nothing (and is no WebNN operand).
+  std::vector<HostTensor> parts;
+  for (size_t i = 0; i < c.input_count(); ++i)
+    if (c.desc(i).shape[axis] != 0) parts.push_back(host_tensor(c.in(i)));
+  return fold_out(c, 0, {first.desc.data_type, out}, OpKind::kConcat, parts, ConcatAttrs{axis}, first.is_bool);
 }
 
 void lower_concat(const NodeCtx& c) {
@@ -1577,20 +1365,18 @@ void lower_slice(const NodeCtx& c) {
     strides[ax] = uint32_t(step);
   }
   const Value& x = c.in(0);
-  if (x.data && !x.id && count_of(s) <= kMaxFoldElements &&
-      c.fold_fits({x.desc.data_type, Shape(counts.begin(), counts.end())})) {
-    auto sst = strides_of(s);
-    Shape out(counts.begin(), counts.end());
-    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
-      size_t off = 0;
-      for (size_t d = 0; d < r; ++d) {
-        int64_t i = st[d] + int64_t(idx[d]) * strides[d];
-        if (std::find(reverse_axes.begin(), reverse_axes.end(), d) != reverse_axes.end()) i = s[d] - 1 - i;
-        off += size_t(i) * sst[d];
-      }
-      return off;
-    });
-    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+  const OperandDescriptor out{x.desc.data_type, Shape(counts.begin(), counts.end())};
+  if (x.data && !x.id && count_of(s) <= kMaxFoldElements && c.fold_fits(out)) {
+    // The elements the operations below take, sliced forward and then reversed: the one
+    // intermediate value is of the output's size (fold_fits reserved scratch space for it).
+    SliceAttrs forward{st, sizes, strides};
+    for (uint32_t ax : reverse_axes) forward.starts[ax] = s[ax] - 1 - st[ax] - (counts[ax] - 1) * strides[ax];
+    std::optional<HostTensor> v = fold_value(OpKind::kSlice, {host_tensor(x)}, forward);
+    if (v && !reverse_axes.empty()) v = fold_value(OpKind::kReverse, {*v}, ReverseAttrs{reverse_axes});
+    if (v) {
+      if (v->desc != out) c.invalid("internal: the folded slice is " + v->desc.to_string());
+      return c.set_const_out(0, out, std::move(v->data), x.is_bool);
+    }
   }
   OperandId id = c.operand(0);
   if (!reverse_axes.empty()) id = c.add(OpKind::kReverse, {id}, ReverseAttrs{reverse_axes});
@@ -1664,16 +1450,12 @@ void lower_pad(const NodeCtx& c) {
 void lower_expand(const NodeCtx& c) {
   auto shape = c.const_ints(1, "shape");
   Shape target = to_u32(c, shape, "shape");
-  auto out = broadcast(c.desc(0).shape, target);
+  auto out = ops::broadcast_bidirectional(c.desc(0).shape, target);
   if (!out) c.invalid("the shape does not broadcast with the input");
   const Value& x = c.in(0);
-  if (x.data && !x.id && c.fold_fits({x.desc.data_type, *out})) {
-    auto st = strides_of(x.desc.shape);
-    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, *out, [&](const std::vector<uint32_t>& idx) {
-      return broadcast_src(x.desc.shape, st, idx);
-    });
-    return c.set_const_out(0, {x.desc.data_type, *out}, data, x.is_bool);
-  }
+  if (x.data && !x.id && c.fold_fits({x.desc.data_type, *out}) &&
+      fold_out(c, 0, {x.desc.data_type, *out}, OpKind::kExpand, {host_tensor(x)}, ExpandAttrs{*out}, x.is_bool))
+    return;
   OperandId id = c.operand(0);
   if (c.desc_of(id).shape == *out) return c.set_out(0, c.add(OpKind::kIdentity, {id}), x.is_bool);
   c.set_out(0, c.add(OpKind::kExpand, {id}, ExpandAttrs{*out}), x.is_bool);
@@ -1690,15 +1472,9 @@ void lower_tile(const NodeCtx& c) {
   }
   // A small constant folds (its tiled size checked before it is allocated); otherwise `tile`,
   // whose output the builder checks.
-  if (x.data && !x.id && count_of(x.desc.shape) > 0 && c.fold_fits({x.desc.data_type, out})) {
-    auto st = strides_of(x.desc.shape);
-    BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& idx) {
-      size_t src = 0;
-      for (size_t d = 0; d < idx.size(); ++d) src += (idx[d] % x.desc.shape[d]) * st[d];
-      return src;
-    });
-    return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
-  }
+  if (x.data && !x.id && count_of(x.desc.shape) > 0 && c.fold_fits({x.desc.data_type, out}) &&
+      fold_out(c, 0, {x.desc.data_type, out}, OpKind::kTile, {host_tensor(x)}, TileAttrs{reps}, x.is_bool))
+    return;
   c.set_out(0, c.add(OpKind::kTile, {c.operand(0)}, TileAttrs{reps}), x.is_bool);
 }
 
@@ -1739,18 +1515,13 @@ void lower_gather(const NodeCtx& c) {
     Shape out(x.desc.shape.begin(), x.desc.shape.begin() + axis);
     out.insert(out.end(), is.begin(), is.end());
     out.insert(out.end(), x.desc.shape.begin() + axis + 1, x.desc.shape.end());
-    auto xst = strides_of(x.desc.shape), ist = strides_of(is);
-    if (count_of(out) > 0 && c.fold_fits({x.desc.data_type, out})) {
-      BufferRef data = gather_bytes(element_size(x.desc.data_type), *x.data, out, [&](const std::vector<uint32_t>& o) {
-        size_t ii = 0;
-        for (size_t d = 0; d < is.size(); ++d) ii += o[axis + d] * ist[d];
-        size_t s = 0;
-        for (size_t d = 0; d < axis; ++d) s += o[d] * xst[d];
-        s += size_t(idx[ii]) * xst[axis];
-        for (size_t d = axis + 1; d < r; ++d) s += o[d + is.size() - 1] * xst[d];
-        return s;
-      });
-      return c.set_const_out(0, {x.desc.data_type, out}, data, x.is_bool);
+    const OperandDescriptor od{x.desc.data_type, out};
+    // The indices checked and counted from the start, as int64 (an index type gather takes).
+    if (count_of(out) > 0 && c.fold_fits(od)) {
+      const OperandDescriptor indices{DataType::kInt64, is};
+      if (fold_out(c, 0, od, OpKind::kGather, {host_tensor(x), {indices, bytes_of_int64s(indices.data_type, idx)}},
+                   GatherAttrs{axis}, x.is_bool))
+        return;
     }
   }
   check_const_indices(c, 1, [&](uint64_t) { return x.desc.shape[axis]; });
@@ -2996,13 +2767,9 @@ void lower_constant(const NodeCtx& c) {
 // allocated at import (ConstantOfShape, Dropout's mask).
 void set_filled_out(const NodeCtx& c, size_t i, const OperandDescriptor& desc, const BufferRef& one, bool is_bool) {
   c.check_tensor(desc, "the output");
-  if (c.fold_fits(desc)) {
-    const uint64_t n = count_of(desc.shape);
-    const size_t es = one.size;
-    std::vector<std::byte> bytes(n * es);
-    for (uint64_t k = 0; k < n; ++k) std::memcpy(bytes.data() + k * es, one.data.get(), es);
-    return c.set_const_out(i, desc, BufferRef::adopt(std::move(bytes)), is_bool);
-  }
+  if (c.fold_fits(desc) &&
+      fold_out(c, i, desc, OpKind::kExpand, {{{desc.data_type, {}}, one}}, ExpandAttrs{desc.shape}, is_bool))
+    return;
   const OperandId value = c.constant({desc.data_type, {}}, one);
   c.set_out(i, c.add(OpKind::kExpand, {value}, ExpandAttrs{desc.shape}), is_bool);
 }
