@@ -1,5 +1,6 @@
 // ONNX import: reading the ModelProto (tensors, external data, graph inputs and outputs), the value
-// table and the node context; the op lowerings are in import_ops.cpp.
+// table and the node context; the op lowerings are in import_<family>.cpp, gathered into one table
+// in import_lowerings.cpp.
 #include "formats/onnx/import.hpp"
 
 #include <fp16.h>

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "formats/onnx/import_internal.hpp"
+#include "ops/shape_helpers.hpp"
 
 namespace webnn::formats::onnx_import {
 
@@ -53,6 +54,21 @@ bool fold_out(const NodeCtx& c, size_t i, const OperandDescriptor& out, OpKind k
   if (v->desc != out) c.invalid("internal: the folded value is " + v->desc.to_string() + ", not " + out.to_string());
   c.set_const_out(i, out, std::move(v->data), is_bool);
   return true;
+}
+
+bool fold_binary(const NodeCtx& c, OpKind kind, bool to_bool) {
+  if (!foldable(c) || c.input_count() != 2) return false;
+  const Value& a = c.in(0);
+  const Value& b = c.in(1);
+  auto shape = ops::broadcast_bidirectional(a.desc.shape, b.desc.shape);
+  if (!shape || a.desc.data_type != b.desc.data_type || count_of(*shape) == 0) return false;
+  // An empty operand is not folded (found by fuzz_onnx_import: an operand with a 0 dimension
+  // against a 1-element one read past an empty vector); the builder then rejects it by the spec.
+  if (count_of(a.desc.shape) == 0 || count_of(b.desc.shape) == 0) return false;
+  // Two small operands can broadcast to a large result ([65536, 1] and [1, 65536]).
+  const OperandDescriptor out{to_bool ? DataType::kUint8 : a.desc.data_type, *shape};
+  if (!c.fold_fits(out)) return false;
+  return fold_out(c, 0, out, kind, {host_tensor(a), host_tensor(b)}, NoAttrs{}, to_bool);
 }
 
 }  // namespace webnn::formats::onnx_import
