@@ -917,10 +917,10 @@ class ModelImport {
         for (const auto& a : node.attribute())
           if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
             ctx.unsupported("control flow (a subgraph attribute) is outside the WebNN specification");
-        Lowering lower = find_lowering(node.op_type());
+        const Lowering* lower = find_lowering(node.op_type());
         if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
         try {
-          lower(ctx);
+          (*lower)(ctx);
         } catch (const OnnxNeedsConstantInput&) {
           throw;
         } catch (const std::out_of_range& e) {

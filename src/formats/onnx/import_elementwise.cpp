@@ -12,41 +12,6 @@ namespace webnn::formats::onnx_import {
 
 namespace {
 
-template <OpKind K>
-void unary(const NodeCtx& c) {
-  // Small constants fold where the op is correctly rounded, so that the folded value is what every
-  // backend computes.
-  constexpr bool kFolds = K == OpKind::kNeg || K == OpKind::kAbs || K == OpKind::kFloor || K == OpKind::kCeil ||
-                          K == OpKind::kSign || K == OpKind::kSqrt || K == OpKind::kReciprocal;
-  if (kFolds && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0)) &&
-      fold_out(c, 0, c.desc(0), K, {host_tensor(c.in(0))}, NoAttrs{}))
-    return;
-  c.set_out(0, c.add(K, {c.operand(0)}));
-}
-
-void lower_identity(const NodeCtx& c) { reshaped(c, c.desc(0).shape); }
-
-template <OpKind K>
-void binary(const NodeCtx& c) {
-  if (c.input_count() != 2) c.invalid("expects 2 inputs");
-  constexpr bool kFolds = K == OpKind::kAdd || K == OpKind::kSub || K == OpKind::kMul || K == OpKind::kDiv ||
-                          K == OpKind::kMax || K == OpKind::kMin;
-  if (kFolds && fold_binary(c, K)) return;
-  OperandId a = c.operand(0), b = c.operand(1);
-  if (K == OpKind::kPow) b = c.cast(b, c.desc_of(a).data_type);  // ONNX allows another exponent type
-  c.set_out(0, c.add(K, {a, b}));
-}
-
-// Max, Min, Sum, Mean: any number of inputs.
-template <OpKind K>
-void variadic(const NodeCtx& c) {
-  if (c.input_count() == 2 && K != OpKind::kAdd) return binary<K>(c);
-  OperandId acc = c.operand(0);
-  for (size_t i = 1; i < c.input_count(); ++i) acc = c.add(K, {acc, c.operand(i)});
-  if (c.input_count() == 1) acc = c.add(OpKind::kIdentity, {acc});
-  c.set_out(0, acc);
-}
-
 void lower_mean(const NodeCtx& c) {
   OperandId acc = c.operand(0);
   for (size_t i = 1; i < c.input_count(); ++i) acc = c.add(OpKind::kAdd, {acc, c.operand(i)});
@@ -54,7 +19,7 @@ void lower_mean(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kDiv, {acc, c.scalar(t, double(c.input_count()))}));
 }
 
-void lower_sum(const NodeCtx& c) { variadic<OpKind::kAdd>(c); }
+void lower_sum(const NodeCtx& c) { lower_variadic(c, OpKind::kAdd); }
 
 void lower_cast_to(const NodeCtx& c, int32_t to) {
   bool is_bool = false;
@@ -346,28 +311,37 @@ void lower_dropout(const NodeCtx& c) {
 
 }  // namespace
 
+void lower_unary(const NodeCtx& c, OpKind kind) {
+  // Small constants fold where the op is correctly rounded, so that the folded value is what every
+  // backend computes.
+  const bool folds = kind == OpKind::kNeg || kind == OpKind::kAbs || kind == OpKind::kFloor || kind == OpKind::kCeil ||
+                     kind == OpKind::kSign || kind == OpKind::kSqrt || kind == OpKind::kReciprocal;
+  if (folds && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0)) &&
+      fold_out(c, 0, c.desc(0), kind, {host_tensor(c.in(0))}, NoAttrs{}))
+    return;
+  c.set_out(0, c.add(kind, {c.operand(0)}));
+}
+
+void lower_binary(const NodeCtx& c, OpKind kind) {
+  if (c.input_count() != 2) c.invalid("expects 2 inputs");
+  const bool folds = kind == OpKind::kAdd || kind == OpKind::kSub || kind == OpKind::kMul || kind == OpKind::kDiv ||
+                     kind == OpKind::kMax || kind == OpKind::kMin;
+  if (folds && fold_binary(c, kind)) return;
+  OperandId a = c.operand(0), b = c.operand(1);
+  if (kind == OpKind::kPow) b = c.cast(b, c.desc_of(a).data_type);  // ONNX allows another exponent type
+  c.set_out(0, c.add(kind, {a, b}));
+}
+
+void lower_variadic(const NodeCtx& c, OpKind kind) {
+  if (c.input_count() == 2 && kind != OpKind::kAdd) return lower_binary(c, kind);
+  OperandId acc = c.operand(0);
+  for (size_t i = 1; i < c.input_count(); ++i) acc = c.add(kind, {acc, c.operand(i)});
+  if (c.input_count() == 1) acc = c.add(OpKind::kIdentity, {acc});
+  c.set_out(0, acc);
+}
+
 Lowerings elementwise_lowerings() {
   static constexpr NamedLowering kLowerings[] = {
-      {"Abs", unary<OpKind::kAbs>},
-      {"Ceil", unary<OpKind::kCeil>},
-      {"Cos", unary<OpKind::kCos>},
-      {"Erf", unary<OpKind::kErf>},
-      {"Exp", unary<OpKind::kExp>},
-      {"Floor", unary<OpKind::kFloor>},
-      {"Log", unary<OpKind::kLog>},
-      {"Neg", unary<OpKind::kNeg>},
-      {"Reciprocal", unary<OpKind::kReciprocal>},
-      {"Round", unary<OpKind::kRoundEven>},
-      {"Sin", unary<OpKind::kSin>},
-      {"Sign", unary<OpKind::kSign>},
-      {"Sqrt", unary<OpKind::kSqrt>},
-      {"Tan", unary<OpKind::kTan>},
-      {"Relu", unary<OpKind::kRelu>},
-      {"Sigmoid", unary<OpKind::kSigmoid>},
-      {"Tanh", unary<OpKind::kTanh>},
-      {"Softplus", unary<OpKind::kSoftplus>},
-      {"Softsign", unary<OpKind::kSoftsign>},
-      {"HardSwish", unary<OpKind::kHardSwish>},
       {"Sinh", lower_sinh},
       {"Cosh", lower_cosh},
       {"Asinh", lower_asinh},
@@ -385,13 +359,6 @@ Lowerings elementwise_lowerings() {
       {"Shrink", lower_shrink},
       {"Mish", lower_mish},
       {"PRelu", lower_prelu},
-      {"Add", binary<OpKind::kAdd>},
-      {"Sub", binary<OpKind::kSub>},
-      {"Mul", binary<OpKind::kMul>},
-      {"Div", binary<OpKind::kDiv>},
-      {"Pow", binary<OpKind::kPow>},
-      {"Max", variadic<OpKind::kMax>},
-      {"Min", variadic<OpKind::kMin>},
       {"Sum", lower_sum},
       {"Mean", lower_mean},
       {"Mod", lower_mod},
@@ -399,7 +366,6 @@ Lowerings elementwise_lowerings() {
       {"Cast", lower_cast},
       {"CastLike", lower_cast_like},
       {"Clip", lower_clip},
-      {"Identity", lower_identity},
       {"Dropout", lower_dropout},
   };
   return kLowerings;

@@ -182,9 +182,9 @@ bool fold_out(const NodeCtx& c, size_t i, const OperandDescriptor& out, OpKind k
 bool fold_binary(const NodeCtx& c, OpKind kind, bool to_bool = false);
 
 // ---- The lowering table (import_lowerings.cpp; the lowerings are in import_<family>.cpp) ----
-using Lowering = void (*)(const NodeCtx&);
+using Lowering = std::function<void(const NodeCtx&)>;
 // The lowering of an ONNX (default domain) op type; nullptr when there is none.
-Lowering find_lowering(std::string_view op_type);
+const Lowering* find_lowering(std::string_view op_type);
 // Why an op type with no lowering is not supported.
 std::string unsupported_reason(std::string_view op_type);
 

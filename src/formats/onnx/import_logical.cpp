@@ -7,28 +7,6 @@ namespace webnn::formats::onnx_import {
 
 namespace {
 
-template <OpKind K>
-void compare(const NodeCtx& c) {
-  constexpr bool kFolds = K == OpKind::kEqual || K == OpKind::kGreater || K == OpKind::kLesser;
-  if (kFolds && fold_binary(c, K, true)) return;
-  c.set_out(0, c.add(K, {c.operand(0), c.operand(1)}), true);
-}
-
-template <OpKind K>
-void logical(const NodeCtx& c) {
-  std::vector<OperandId> ins;
-  for (size_t i = 0; i < c.input_count(); ++i) ins.push_back(c.operand(i));
-  c.set_out(0, c.add(K, ins), true);
-}
-
-void lower_not(const NodeCtx& c) {
-  const OperandDescriptor out{DataType::kUint8, c.desc(0).shape};
-  if (foldable(c) && c.fold_fits(out) &&
-      fold_out(c, 0, out, OpKind::kLogicalNot, {host_tensor(c.in(0))}, NoAttrs{}, true))
-    return;
-  c.set_out(0, c.add(OpKind::kLogicalNot, {c.operand(0)}), true);
-}
-
 void lower_isinf(const NodeCtx& c) {
   bool neg = c.attr_i("detect_negative", 1) != 0, pos = c.attr_i("detect_positive", 1) != 0;
   OperandId x = c.operand(0);
@@ -40,6 +18,26 @@ void lower_isinf(const NodeCtx& c) {
   }
   OperandId sign = c.add(pos ? OpKind::kGreater : OpKind::kLesser, {x, c.scalar(c.desc_of(x).data_type, 0)});
   c.set_out(0, c.add(OpKind::kLogicalAnd, {inf, sign}), true);
+}
+
+}  // namespace
+
+void lower_compare(const NodeCtx& c, OpKind kind) {
+  const bool folds = kind == OpKind::kEqual || kind == OpKind::kGreater || kind == OpKind::kLesser;
+  if (folds && fold_binary(c, kind, true)) return;
+  c.set_out(0, c.add(kind, {c.operand(0), c.operand(1)}), true);
+}
+
+void lower_logical(const NodeCtx& c, OpKind kind) {
+  if (kind == OpKind::kLogicalNot) {  // Not of a small constant folds
+    const OperandDescriptor out{DataType::kUint8, c.desc(0).shape};
+    if (foldable(c) && c.fold_fits(out) &&
+        fold_out(c, 0, out, OpKind::kLogicalNot, {host_tensor(c.in(0))}, NoAttrs{}, true))
+      return;
+  }
+  std::vector<OperandId> ins;
+  for (size_t i = 0; i < c.input_count(); ++i) ins.push_back(c.operand(i));
+  c.set_out(0, c.add(kind, ins), true);
 }
 
 void lower_where(const NodeCtx& c) {
@@ -57,22 +55,9 @@ void lower_where(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kWhere, {c.operand(0), c.operand(1), c.operand(2)}), c.in(1).is_bool);
 }
 
-}  // namespace
-
 Lowerings logical_lowerings() {
   static constexpr NamedLowering kLowerings[] = {
-      {"Equal", compare<OpKind::kEqual>},
-      {"Greater", compare<OpKind::kGreater>},
-      {"GreaterOrEqual", compare<OpKind::kGreaterOrEqual>},
-      {"Less", compare<OpKind::kLesser>},
-      {"LessOrEqual", compare<OpKind::kLesserOrEqual>},
-      {"And", logical<OpKind::kLogicalAnd>},
-      {"Or", logical<OpKind::kLogicalOr>},
-      {"Xor", logical<OpKind::kLogicalXor>},
-      {"Not", lower_not},
-      {"IsNaN", logical<OpKind::kIsNaN>},
       {"IsInf", lower_isinf},
-      {"Where", lower_where},
   };
   return kLowerings;
 }

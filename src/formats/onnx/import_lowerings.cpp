@@ -1,25 +1,55 @@
-// ONNX import: the one table of lowerings, by ONNX op type (default domain), gathered from the
-// family files' lists (import_lowerings.hpp), and why the op types without one are not supported.
+// ONNX import: the one table of lowerings, by ONNX op type (default domain): the one-to-one
+// operators of op_map.def by their form, and the family files' lists (import_lowerings.hpp); and
+// why the op types without a lowering are not supported.
 #include <string>
 #include <string_view>
 #include <unordered_map>
 
 #include "formats/onnx/import_lowerings.hpp"
+#include "formats/onnx/op_map.hpp"
 
 namespace webnn::formats::onnx_import {
 
 namespace {
 
+// An ONNX operator that is one WebNN operator (op_map.def), lowered by its form.
+void lower_pair(const NodeCtx& c, const OnnxOpPair& pair) {
+  switch (pair.form) {
+    case OnnxForm::kUnary:
+      return lower_unary(c, pair.kind);
+    case OnnxForm::kPassThrough:
+      return reshaped(c, c.desc(0).shape);
+    case OnnxForm::kBinary:
+      return lower_binary(c, pair.kind);
+    case OnnxForm::kVariadic:
+      return lower_variadic(c, pair.kind);
+    case OnnxForm::kCompare:
+      return lower_compare(c, pair.kind);
+    case OnnxForm::kLogical:
+    case OnnxForm::kPredicate:
+      return lower_logical(c, pair.kind);
+    case OnnxForm::kSelect:
+      return lower_where(c);
+    case OnnxForm::kReduce:
+      return lower_reduce(c, pair.kind);
+    case OnnxForm::kArgReduce:
+      return lower_arg_reduce(c, pair.kind);
+  }
+}
+
 const std::unordered_map<std::string_view, Lowering>& lowerings() {
   static const std::unordered_map<std::string_view, Lowering> table = [] {
     std::unordered_map<std::string_view, Lowering> t;
+    auto add = [&](std::string_view op_type, Lowering lower) {
+      if (!t.emplace(op_type, std::move(lower)).second)
+        throw_error(ErrorKind::kUnknownError, "ONNX import: internal: two lowerings of " + std::string(op_type));
+    };
+    for (const OnnxOpPair& pair : kOnnxOpPairs) add(pair.onnx, [&pair](const NodeCtx& c) { lower_pair(c, pair); });
     for (Lowerings family : {elementwise_lowerings(), logical_lowerings(), conv_lowerings(), pool_lowerings(),
                              normalization_lowerings(), matmul_lowerings(), reduction_lowerings(), shape_lowerings(),
                              gather_lowerings(), resample_lowerings(), recurrent_lowerings(), quantization_lowerings(),
                              signal_lowerings(), constant_lowerings(), loss_lowerings(), text_lowerings()})
-      for (const NamedLowering& row : family)
-        if (!t.emplace(row.op_type, row.lower).second)
-          throw_error(ErrorKind::kUnknownError, "ONNX import: internal: two lowerings of " + std::string(row.op_type));
+      for (const NamedLowering& row : family) add(row.op_type, row.lower);
     return t;
   }();
   return table;
@@ -27,9 +57,9 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
 
 }  // namespace
 
-Lowering find_lowering(std::string_view op_type) {
+const Lowering* find_lowering(std::string_view op_type) {
   auto it = lowerings().find(op_type);
-  return it == lowerings().end() ? nullptr : it->second;
+  return it == lowerings().end() ? nullptr : &it->second;
 }
 
 std::string unsupported_reason(std::string_view op) {

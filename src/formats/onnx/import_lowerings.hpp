@@ -23,7 +23,7 @@ namespace webnn::formats::onnx_import {
 // An ONNX op type (default domain) and its lowering.
 struct NamedLowering {
   std::string_view op_type;
-  Lowering lower;
+  void (*lower)(const NodeCtx&);
 };
 using Lowerings = std::span<const NamedLowering>;
 
@@ -44,6 +44,19 @@ Lowerings signal_lowerings();
 Lowerings constant_lowerings();
 Lowerings loss_lowerings();
 Lowerings text_lowerings();
+
+// ---- The one-to-one operators (op_map.def), by form: import_lowerings.cpp registers each ----
+// import_elementwise.cpp
+void lower_unary(const NodeCtx& c, OpKind kind);     // small constants of the correctly rounded ops fold
+void lower_binary(const NodeCtx& c, OpKind kind);    // arithmetic of small constants folds; Pow's exponent is cast
+void lower_variadic(const NodeCtx& c, OpKind kind);  // Max, Min and Sum of any number of inputs
+// import_logical.cpp
+void lower_compare(const NodeCtx& c, OpKind kind);  // bool results; Equal, Greater, Less of constants fold
+void lower_logical(const NodeCtx& c, OpKind kind);  // Logical and Predicate; Not of a small constant folds
+void lower_where(const NodeCtx& c);                 // Select; small constants fold
+// import_reduction.cpp
+void lower_reduce(const NodeCtx& c, OpKind kind);      // axes an attribute, or an input from opset 13 / 18
+void lower_arg_reduce(const NodeCtx& c, OpKind kind);  // select_last_index through reverse
 
 // ---- Building blocks that more than one family uses ----
 

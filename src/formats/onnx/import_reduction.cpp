@@ -13,43 +13,6 @@ namespace webnn::formats::onnx_import {
 
 namespace {
 
-template <OpKind K>
-void reduce(const NodeCtx& c) {
-  size_t r = c.rank(0);
-  // Axes moved from an attribute to an input: ReduceSum at opset 13, the others at 18.
-  bool axes_input = c.op_type() == "ReduceSum" ? c.opset >= 13 : c.opset >= 18;
-  std::vector<int64_t> axes;
-  if (axes_input) {
-    if (c.has_input(1)) axes = c.const_ints(1, "axes");
-  } else {
-    axes = c.attr_ints("axes");
-  }
-  ReduceAttrs a;
-  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
-  if (axes.empty()) {
-    if (c.attr_i("noop_with_empty_axes", 0) != 0) return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
-  } else {
-    auto n = norm_axes(c, axes, r);
-    std::sort(n.begin(), n.end());
-    a.axes = n;
-  }
-  c.set_out(0, c.add(K, {c.operand(0)}, a));
-}
-
-template <OpKind K>
-void arg_reduce(const NodeCtx& c) {
-  ArgMinMaxAttrs a;
-  a.axis = c.axis(c.attr_i("axis", 0), c.rank(0));
-  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
-  a.output_data_type = DataType::kInt64;
-  if (c.attr_i("select_last_index", 0) == 0) return c.set_out(0, c.add(K, {c.operand(0)}, a));
-  // The last index of the extreme value: the first index (the rule select_last_index = 0 relies
-  // on too) along the reversed axis, counted from the end: n - 1 - index.
-  OperandId reversed = c.add(OpKind::kReverse, {c.operand(0)}, ReverseAttrs{std::vector<uint32_t>{a.axis}});
-  const double last = double(c.desc(0).shape[a.axis]) - 1;
-  c.set_out(0, c.add(OpKind::kSub, {c.scalar(DataType::kInt64, last), c.add(K, {reversed}, a)}));
-}
-
 void lower_cumsum(const NodeCtx& c) {
   CumulativeSumAttrs a;
   a.axis = c.axis(c.const_ints(1, "axis").at(0), c.rank(0));
@@ -163,20 +126,43 @@ void lower_top_k(const NodeCtx& c) {
 
 }  // namespace
 
+void lower_reduce(const NodeCtx& c, OpKind kind) {
+  size_t r = c.rank(0);
+  // Axes moved from an attribute to an input: ReduceSum at opset 13, the others at 18.
+  bool axes_input = c.op_type() == "ReduceSum" ? c.opset >= 13 : c.opset >= 18;
+  std::vector<int64_t> axes;
+  if (axes_input) {
+    if (c.has_input(1)) axes = c.const_ints(1, "axes");
+  } else {
+    axes = c.attr_ints("axes");
+  }
+  ReduceAttrs a;
+  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
+  if (axes.empty()) {
+    if (c.attr_i("noop_with_empty_axes", 0) != 0) return c.set_out(0, c.add(OpKind::kIdentity, {c.operand(0)}));
+  } else {
+    auto n = norm_axes(c, axes, r);
+    std::sort(n.begin(), n.end());
+    a.axes = n;
+  }
+  c.set_out(0, c.add(kind, {c.operand(0)}, a));
+}
+
+void lower_arg_reduce(const NodeCtx& c, OpKind kind) {
+  ArgMinMaxAttrs a;
+  a.axis = c.axis(c.attr_i("axis", 0), c.rank(0));
+  a.keep_dimensions = c.attr_i("keepdims", 1) != 0;
+  a.output_data_type = DataType::kInt64;
+  if (c.attr_i("select_last_index", 0) == 0) return c.set_out(0, c.add(kind, {c.operand(0)}, a));
+  // The last index of the extreme value: the first index (the rule select_last_index = 0 relies
+  // on too) along the reversed axis, counted from the end: n - 1 - index.
+  OperandId reversed = c.add(OpKind::kReverse, {c.operand(0)}, ReverseAttrs{std::vector<uint32_t>{a.axis}});
+  const double last = double(c.desc(0).shape[a.axis]) - 1;
+  c.set_out(0, c.add(OpKind::kSub, {c.scalar(DataType::kInt64, last), c.add(kind, {reversed}, a)}));
+}
+
 Lowerings reduction_lowerings() {
   static constexpr NamedLowering kLowerings[] = {
-      {"ReduceL1", reduce<OpKind::kReduceL1>},
-      {"ReduceL2", reduce<OpKind::kReduceL2>},
-      {"ReduceLogSum", reduce<OpKind::kReduceLogSum>},
-      {"ReduceLogSumExp", reduce<OpKind::kReduceLogSumExp>},
-      {"ReduceMax", reduce<OpKind::kReduceMax>},
-      {"ReduceMean", reduce<OpKind::kReduceMean>},
-      {"ReduceMin", reduce<OpKind::kReduceMin>},
-      {"ReduceProd", reduce<OpKind::kReduceProduct>},
-      {"ReduceSum", reduce<OpKind::kReduceSum>},
-      {"ReduceSumSquare", reduce<OpKind::kReduceSumSquare>},
-      {"ArgMax", arg_reduce<OpKind::kArgMax>},
-      {"ArgMin", arg_reduce<OpKind::kArgMin>},
       {"CumSum", lower_cumsum},
       {"TopK", lower_top_k},
   };
