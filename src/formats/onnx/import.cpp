@@ -649,7 +649,8 @@ void NodeCtx::reserve(const OperandDescriptor& desc, const std::string& what, ui
 
 bool NodeCtx::fold_fits(const OperandDescriptor& desc) const {
   if (count_of(desc.shape) > kMaxFoldElements) return false;
-  // The fold's host arithmetic works on int64 or double (8 bytes per element) besides the result.
+  // Besides the result, 8 bytes per element of scratch space: a fold's intermediate value (a
+  // negative-step Slice is a slice, then a reverse) and a kernel's staging.
   reserve(desc, "the folded value", 8 * count_of(desc.shape));
   return true;
 }
