@@ -186,7 +186,8 @@ npy_dict=$build/npy.dict
 onnx_dict=$build/onnx.dict
 {
   grep -ohE '\{"[A-Z][A-Za-z0-9]+"' src/formats/onnx/import*.cpp | tr -d '{' | sort -u
-  grep -ohE '"[a-z][a-z_]+"' src/formats/onnx/import_ops.cpp | sort -u
+  sed -nE 's/^WEBNN_ONNX_OP\(([A-Za-z0-9]+),.*/"\1"/p' src/formats/onnx/op_map.def
+  grep -ohE '"[a-z][a-z_]+"' src/formats/onnx/import_*.cpp | sort -u
   printf '"%s"\n' ai.onnx NOTSET SAME_UPPER SAME_LOWER VALID external_data location offset length \
     model.onnx raw_data float_data int64_data
   # The folding producers as NodeProto op_type fields (tag 0x22, then the length), so that mutations

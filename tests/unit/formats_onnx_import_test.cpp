@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <map>
 
 #include "formats/onnx/export.hpp"
@@ -20,6 +21,7 @@ namespace webnn::formats {
 namespace {
 
 using testing::expect_error;
+using testing::onnx_attr_i;
 using testing::TempDir;
 
 // ---- Building ONNX models ----
@@ -59,6 +61,49 @@ TEST(OnnxImport, FoldsAShapeGatherConcatReshapeChainToOneReshape) {
   EXPECT_TRUE(g->constants.empty());
   ASSERT_EQ(g->outputs.size(), 1u);
   EXPECT_EQ(g->outputs[0].name, "/Reshape_output_0");
+}
+
+// The bytes of a folded graph output: the constant its one operation (the identity a constant
+// output gets) reads.
+template <class T>
+std::vector<T> folded_output(const Graph& g, size_t i) {
+  const OperandId out = g.outputs.at(i).operand;
+  for (const Operation& op : g.operations)
+    if (op.outputs.at(0) == out && g.operands[op.inputs.at(0)].kind == OperandKind::kConstant) {
+      const BufferRef& data = g.constant_data(op.inputs.at(0));
+      std::vector<T> v(data.size / sizeof(T));
+      std::memcpy(v.data(), data.data.get(), data.size);
+      return v;
+    }
+  ADD_FAILURE() << "output " << i << " is not a folded constant";
+  return {};
+}
+
+TEST(OnnxImport, FoldsWithTheReferenceKernels) {
+  // A fold computes what the WebNN operation computes at run time (the reference kernels):
+  // int64 exactly beyond 2^53 and wrapping, x / 0 = 0 for integers, float-to-integer casts
+  // saturating, a slice with a negative step; none of it through a double on the host.
+  const int64_t big = (int64_t{1} << 53) + 1, max = std::numeric_limits<int64_t>::max();
+  Model m;
+  m.int64s("a", {big, max, 7});
+  m.int64s("b", {1, 1, 0});
+  m.node("Add", {"a", "b"}, {"sum"});
+  m.node("Div", {"a", "b"}, {"quotient"});
+  m.floats("f", {3}, {3e9f, -3e9f, -2.5f});
+  onnx_attr_i(m.node("Cast", {"f"}, {"cast"}), "to", onnx::TensorProto::INT32);
+  m.int64s("starts", {-1});
+  m.int64s("ends", {-4});
+  m.int64s("axes", {0});
+  m.int64s("steps", {-2});
+  m.node("Slice", {"a", "starts", "ends", "axes", "steps"}, {"reversed"});
+  for (const char* out : {"sum", "quotient", "cast", "reversed"}) m.output(out);
+  auto g = m.import();
+  for (const Operation& op : g->operations) EXPECT_EQ(op.kind, OpKind::kIdentity);  // everything folded
+  EXPECT_EQ(folded_output<int64_t>(*g, 0), (std::vector<int64_t>{big + 1, std::numeric_limits<int64_t>::min(), 7}));
+  EXPECT_EQ(folded_output<int64_t>(*g, 1), (std::vector<int64_t>{big, max, 0}));
+  EXPECT_EQ(folded_output<int32_t>(*g, 2),
+            (std::vector<int32_t>{std::numeric_limits<int32_t>::max(), std::numeric_limits<int32_t>::min(), -2}));
+  EXPECT_EQ(folded_output<int64_t>(*g, 3), (std::vector<int64_t>{7, big}));
 }
 
 TEST(OnnxImport, KeepsTheModelsNamesAndLabelsOperationsWithNodeNames) {

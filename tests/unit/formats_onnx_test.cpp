@@ -16,6 +16,8 @@
 #include <set>
 
 #include "formats/onnx/export.hpp"
+#include "formats/onnx/import.hpp"
+#include "formats/onnx/op_map.hpp"
 #include "formats_test_util.hpp"
 #include "ops/number_cast.hpp"
 
@@ -428,6 +430,55 @@ TEST(FormatsOnnx, EveryOpOfTheTableExportsOrIsListedAsUnsupported) {
     } catch (const Error& e) {
       ADD_FAILURE() << e.what();
     }
+  }
+}
+
+// The one-to-one pairs (formats/onnx/op_map.def) serve both directions: each WebNN op of a pair
+// exports as its ONNX op (with the casts its form adds) and that ONNX op imports back as the WebNN
+// op. (Identity, a pass-through, adds no operation of its own; here its output is the graph
+// input's operand, which gets the identity every such output gets.)
+TEST(FormatsOnnx, EveryOneToOnePairExportsAsItsOnnxOpAndImportsBack) {
+  for (const OnnxOpPair& pair : kOnnxOpPairs) {
+    SCOPED_TRACE(std::string(pair.onnx));
+    RawGraph r;
+    const Shape s{2, 3};
+    switch (pair.form) {
+      case OnnxForm::kUnary:
+      case OnnxForm::kPassThrough:
+        r.op_out(pair.kind, {r.input("x", f32, s)}, NoAttrs{}, {{f32, s}});
+        break;
+      case OnnxForm::kPredicate:
+        r.op_out(pair.kind, {r.input("x", f32, s)}, NoAttrs{}, {{u8, s}});
+        break;
+      case OnnxForm::kBinary:
+      case OnnxForm::kVariadic:
+        r.op_out(pair.kind, {r.input("a", f32, s), r.input("b", f32, s)}, NoAttrs{}, {{f32, s}});
+        break;
+      case OnnxForm::kCompare:
+        r.op_out(pair.kind, {r.input("a", f32, s), r.input("b", f32, s)}, NoAttrs{}, {{u8, s}});
+        break;
+      case OnnxForm::kLogical:
+        if (pair.kind == OpKind::kLogicalNot)
+          r.op_out(pair.kind, {r.input("a", u8, s)}, NoAttrs{}, {{u8, s}});
+        else
+          r.op_out(pair.kind, {r.input("a", u8, s), r.input("b", u8, s)}, NoAttrs{}, {{u8, s}});
+        break;
+      case OnnxForm::kSelect:
+        r.op_out(pair.kind, {r.input("c", u8, s), r.input("a", f32, s), r.input("b", f32, s)}, NoAttrs{}, {{f32, s}});
+        break;
+      case OnnxForm::kReduce:
+        r.op_out(pair.kind, {r.input("x", f32, s)}, ReduceAttrs{std::vector<uint32_t>{1}, false}, {{f32, {2}}});
+        break;
+      case OnnxForm::kArgReduce:
+        r.op_out(pair.kind, {r.input("x", f32, s)}, ArgMinMaxAttrs{1, false, i64}, {{i64, {2}}});
+        break;
+    }
+    const onnx::ModelProto m = export_model(*r.g);
+    EXPECT_EQ(count_op(m, std::string(pair.onnx)), 1) << ::testing::PrintToString(op_types(m));
+    const std::shared_ptr<const Graph> back = import_onnx_bytes(m.SerializeAsString(), "", "pair.onnx");
+    long count = 0;
+    for (const Operation& op : back->operations) count += op.kind == pair.kind;
+    EXPECT_EQ(count, 1) << op_name(pair.kind);
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include "formats/internal.hpp"
 #include "formats/onnx/builder.hpp"
+#include "formats/onnx/op_map.hpp"
 #include "ops/shape_helpers.hpp"
 
 namespace webnn::formats {
@@ -76,6 +77,106 @@ std::vector<uint32_t> iota_axes(size_t rank) {
   std::vector<uint32_t> axes(rank);
   std::iota(axes.begin(), axes.end(), 0u);
   return axes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The one-to-one operators (op_map.def): each WebNN op written as its ONNX op, by the pair's form.
+// A family's mapping handles the cases it decomposes first (integer Div and Pow, ...), then falls
+// back on export_pair.
+// ---------------------------------------------------------------------------------------------
+
+// The reductions: ONNX reads empty axes as "all axes", and takes them as an input from opset 13
+// (ReduceSum) or 18 (the others).
+void export_reduce(OpExport& c, std::string_view onnx_op) {
+  OnnxGraphBuilder& b = c.b;
+  const auto& a = std::get<ReduceAttrs>(c.op.attrs);
+  const Val x = c.in(0), out = c.out(0);
+  const std::vector<uint32_t> axes = a.axes ? *a.axes : iota_axes(x.rank());
+  if (axes.empty()) {
+    // Nothing to reduce (explicit empty axes, or a scalar): the reduction of each value on its own.
+    // ONNX would read empty axes as "all axes".
+    switch (c.op.kind) {
+      case OpKind::kReduceL1:
+      case OpKind::kReduceL2:
+        b.unary("Abs", x, &out);
+        return;
+      case OpKind::kReduceLogSum:
+        b.unary("Log", x, &out);
+        return;
+      case OpKind::kReduceSumSquare:
+        b.binary("Mul", x, x, &out);
+        return;
+      default:
+        b.identity(x, &out);
+        return;
+    }
+  }
+  const int64_t keep = a.keep_dimensions ? 1 : 0;
+  if (c.op.kind == OpKind::kReduceSum) {  // axes is an input of ReduceSum from opset 13, of the others from 18
+    b.apply(onnx_op, {x, b.int64s(to_int64s(axes))}, out.type, out.shape, {attr_i("keepdims", keep)}, &out);
+    return;
+  }
+  b.apply(onnx_op, {x}, out.type, out.shape, {attr_ints("axes", to_int64s(axes)), attr_i("keepdims", keep)}, &out);
+}
+
+// IsNaN and IsInf: an integer is never NaN or infinite; a float's answer (ONNX bool) becomes uint8.
+// `widen` casts float16 to float32 first (IsInf takes float16 only from opset 20; it keeps
+// infinities).
+void export_predicate(OpExport& c, std::string_view onnx_op, bool widen) {
+  OnnxGraphBuilder& b = c.b;
+  const Val x = c.in(0), out = c.out(0);
+  if (!is_float_type(x.type)) {
+    b.expand(b.scalar(kU8, 0), out.shape, &out);
+    return;
+  }
+  b.cast(b.unary(onnx_op, widen ? b.cast(x, kF32) : x), kU8, &out);
+}
+
+// Writes the op as its ONNX pair, if it has one (false otherwise).
+bool export_pair(OpExport& c) {
+  const OnnxOpPair* pair = onnx_pair_of(c.op.kind);
+  if (!pair) return false;
+  OnnxGraphBuilder& b = c.b;
+  const Val out = c.out(0);
+  auto as_bool = [&](size_t i) { return b.cast(c.in(i), kBool); };
+  switch (pair->form) {
+    case OnnxForm::kUnary:
+    case OnnxForm::kPassThrough:
+      b.unary(pair->onnx, c.in(0), &out);
+      break;
+    case OnnxForm::kBinary:
+    case OnnxForm::kVariadic:
+      b.binary(pair->onnx, c.in(0), c.in(1), &out);
+      break;
+    case OnnxForm::kCompare:
+      b.cast(b.binary(pair->onnx, c.in(0), c.in(1)), kU8, &out);
+      break;
+    case OnnxForm::kLogical:
+      if (c.op.inputs.size() == 1)
+        b.cast(b.unary(pair->onnx, as_bool(0)), kU8, &out);
+      else
+        b.cast(b.binary(pair->onnx, as_bool(0), as_bool(1)), kU8, &out);
+      break;
+    case OnnxForm::kPredicate:
+      export_predicate(c, pair->onnx, false);
+      break;
+    case OnnxForm::kSelect:
+      b.where(as_bool(0), c.in(1), c.in(2), &out);
+      break;
+    case OnnxForm::kReduce:
+      export_reduce(c, pair->onnx);
+      break;
+    case OnnxForm::kArgReduce: {
+      // Ties: the first index, as the reference picks (select_last_index = 0). ONNX gives int64.
+      const auto& a = std::get<ArgMinMaxAttrs>(c.op.attrs);
+      const Val index = b.apply(
+          pair->onnx, {c.in(0)}, kI64, out.shape,
+          {attr_i("axis", a.axis), attr_i("keepdims", a.keep_dimensions ? 1 : 0), attr_i("select_last_index", 0)});
+      b.cast(index, out.type, &out);
+      break;
+    }
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,65 +263,18 @@ void export_elementwise(OpExport& c) {
   const Operation& op = c.op;
   const Val out = c.out(0);
   auto unary = [&](const char* onnx_op, Attrs attrs = {}) { b.unary(onnx_op, c.in(0), &out, std::move(attrs)); };
-  auto binary = [&](const char* onnx_op) { b.binary(onnx_op, c.in(0), c.in(1), &out); };
   switch (op.kind) {
-    case OpKind::kAdd:
-      return binary("Add");
-    case OpKind::kSub:
-      return binary("Sub");
-    case OpKind::kMul:
-      return binary("Mul");
-    case OpKind::kMax:
-      return binary("Max");
-    case OpKind::kMin:
-      return binary("Min");
     case OpKind::kDiv:
-      return is_float_type(out.type) ? binary("Div") : export_integer_div(c);
+      if (!is_float_type(out.type)) return export_integer_div(c);
+      break;
     case OpKind::kPow:
-      return is_float_type(out.type) ? binary("Pow") : export_integer_pow(c);
-    case OpKind::kAbs:
-      return unary("Abs");
-    case OpKind::kCeil:
-      return unary("Ceil");
-    case OpKind::kCos:
-      return unary("Cos");
-    case OpKind::kErf:
-      return unary("Erf");
-    case OpKind::kExp:
-      return unary("Exp");
-    case OpKind::kFloor:
-      return unary("Floor");
-    case OpKind::kIdentity:
-      return unary("Identity");
-    case OpKind::kLog:
-      return unary("Log");
-    case OpKind::kNeg:
-      return unary("Neg");
-    case OpKind::kReciprocal:
-      return unary("Reciprocal");
-    case OpKind::kRoundEven:
-      return unary("Round");  // ONNX Round rounds halves to even
-    case OpKind::kSin:
-      return unary("Sin");
+      if (!is_float_type(out.type)) return export_integer_pow(c);
+      break;
     case OpKind::kSign:
-      if (!is_float_type(out.type)) return unary("Sign");
+      if (!is_float_type(out.type)) break;
       // WebNN's sign is 0 for NaN ("0 otherwise"); ONNX leaves Sign(NaN) unspecified.
       b.where(b.unary("IsNaN", c.in(0)), b.scalar(out.type, 0), b.unary("Sign", c.in(0)), &out);
       return;
-    case OpKind::kSqrt:
-      return unary("Sqrt");
-    case OpKind::kTan:
-      return unary("Tan");
-    case OpKind::kRelu:
-      return unary("Relu");
-    case OpKind::kSigmoid:
-      return unary("Sigmoid");
-    case OpKind::kTanh:
-      return unary("Tanh");
-    case OpKind::kSoftplus:
-      return unary("Softplus");
-    case OpKind::kSoftsign:
-      return unary("Softsign");
     case OpKind::kGelu:
       return export_gelu(c);
     case OpKind::kElu:
@@ -229,9 +283,6 @@ void export_elementwise(OpExport& c) {
       const auto& a = std::get<HardSigmoidAttrs>(op.attrs);
       return unary("HardSigmoid", {attr_f("alpha", a.alpha), attr_f("beta", a.beta)});
     }
-    case OpKind::kHardSwish:
-      // ONNX HardSwish is x * max(0, min(1, x / 6 + 1 / 2)), the spec's x * max(0, min(6, x + 3)) / 6.
-      return unary("HardSwish");
     case OpKind::kLeakyRelu:
       return unary("LeakyRelu", {attr_f("alpha", std::get<LeakyReluAttrs>(op.attrs).alpha)});
     case OpKind::kLinear: {
@@ -255,7 +306,7 @@ void export_elementwise(OpExport& c) {
     default:
       break;
   }
-  c.unsupported("not an element-wise operator");
+  if (!export_pair(c)) c.unsupported("not an element-wise operator");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -266,54 +317,16 @@ void export_logical(OpExport& c) {
   OnnxGraphBuilder& b = c.b;
   const Operation& op = c.op;
   const Val out = c.out(0);
-  auto compare = [&](const char* onnx_op, bool negate) {
-    Val r = b.binary(onnx_op, c.in(0), c.in(1));
-    if (negate) r = b.unary("Not", r);
-    b.cast(r, kU8, &out);
-  };
-  auto as_bool = [&](size_t i) { return b.cast(c.in(i), kBool); };
-  auto logical = [&](const char* onnx_op) { b.cast(b.binary(onnx_op, as_bool(0), as_bool(1)), kU8, &out); };
   switch (op.kind) {
-    case OpKind::kEqual:
-      return compare("Equal", false);
-    case OpKind::kNotEqual:
-      return compare("Equal", true);  // NaN != NaN is true, as Not(Equal) gives
-    case OpKind::kGreater:
-      return compare("Greater", false);
-    case OpKind::kGreaterOrEqual:
-      return compare("GreaterOrEqual", false);
-    case OpKind::kLesser:
-      return compare("Less", false);
-    case OpKind::kLesserOrEqual:
-      return compare("LessOrEqual", false);
-    case OpKind::kLogicalNot:
-      b.cast(b.unary("Not", as_bool(0)), kU8, &out);
+    case OpKind::kNotEqual:  // NaN != NaN is true, as Not(Equal) gives
+      b.cast(b.unary("Not", b.binary("Equal", c.in(0), c.in(1))), kU8, &out);
       return;
-    case OpKind::kLogicalAnd:
-      return logical("And");
-    case OpKind::kLogicalOr:
-      return logical("Or");
-    case OpKind::kLogicalXor:
-      return logical("Xor");
-    case OpKind::kIsNaN:
-    case OpKind::kIsInfinite: {
-      const Val x = c.in(0);
-      if (!is_float_type(x.type)) {  // an integer is never NaN or infinite
-        b.expand(b.scalar(kU8, 0), out.shape, &out);
-        return;
-      }
-      // IsInf takes float16 only from opset 20; widening to float32 keeps infinities.
-      const Val r = op.kind == OpKind::kIsNaN ? b.unary("IsNaN", x) : b.unary("IsInf", b.cast(x, kF32));
-      b.cast(r, kU8, &out);
-      return;
-    }
-    case OpKind::kWhere:
-      b.where(as_bool(0), c.in(1), c.in(2), &out);
-      return;
+    case OpKind::kIsInfinite:
+      return export_predicate(c, "IsInf", true);
     default:
       break;
   }
-  c.unsupported("not a comparison, logical or selection operator");
+  if (!export_pair(c)) c.unsupported("not a comparison, logical or selection operator");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -793,72 +806,10 @@ void export_normalization(OpExport& c) {
 // Reduction, arg-reduction and scan
 // ---------------------------------------------------------------------------------------------
 
-void export_reduce(OpExport& c, const char* onnx_op) {
-  OnnxGraphBuilder& b = c.b;
-  const auto& a = std::get<ReduceAttrs>(c.op.attrs);
-  const Val x = c.in(0), out = c.out(0);
-  const std::vector<uint32_t> axes = a.axes ? *a.axes : iota_axes(x.rank());
-  if (axes.empty()) {
-    // Nothing to reduce (explicit empty axes, or a scalar): the reduction of each value on its own.
-    // ONNX would read empty axes as "all axes".
-    switch (c.op.kind) {
-      case OpKind::kReduceL1:
-      case OpKind::kReduceL2:
-        b.unary("Abs", x, &out);
-        return;
-      case OpKind::kReduceLogSum:
-        b.unary("Log", x, &out);
-        return;
-      case OpKind::kReduceSumSquare:
-        b.binary("Mul", x, x, &out);
-        return;
-      default:
-        b.identity(x, &out);
-        return;
-    }
-  }
-  const int64_t keep = a.keep_dimensions ? 1 : 0;
-  if (c.op.kind == OpKind::kReduceSum) {  // axes is an input of ReduceSum from opset 13, of the others from 18
-    b.apply(onnx_op, {x, b.int64s(to_int64s(axes))}, out.type, out.shape, {attr_i("keepdims", keep)}, &out);
-    return;
-  }
-  b.apply(onnx_op, {x}, out.type, out.shape, {attr_ints("axes", to_int64s(axes)), attr_i("keepdims", keep)}, &out);
-}
-
 void export_reduction(OpExport& c) {
   OnnxGraphBuilder& b = c.b;
   const Val out = c.out(0);
   switch (c.op.kind) {
-    case OpKind::kReduceL1:
-      return export_reduce(c, "ReduceL1");
-    case OpKind::kReduceL2:
-      return export_reduce(c, "ReduceL2");
-    case OpKind::kReduceLogSum:
-      return export_reduce(c, "ReduceLogSum");
-    case OpKind::kReduceLogSumExp:
-      return export_reduce(c, "ReduceLogSumExp");
-    case OpKind::kReduceMax:
-      return export_reduce(c, "ReduceMax");
-    case OpKind::kReduceMean:
-      return export_reduce(c, "ReduceMean");
-    case OpKind::kReduceMin:
-      return export_reduce(c, "ReduceMin");
-    case OpKind::kReduceProduct:
-      return export_reduce(c, "ReduceProd");
-    case OpKind::kReduceSum:
-      return export_reduce(c, "ReduceSum");
-    case OpKind::kReduceSumSquare:
-      return export_reduce(c, "ReduceSumSquare");
-    case OpKind::kArgMax:
-    case OpKind::kArgMin: {
-      // Ties: the first index, as the reference picks (select_last_index = 0). ONNX gives int64.
-      const auto& a = std::get<ArgMinMaxAttrs>(c.op.attrs);
-      const Val index = b.apply(
-          c.op.kind == OpKind::kArgMax ? "ArgMax" : "ArgMin", {c.in(0)}, kI64, out.shape,
-          {attr_i("axis", a.axis), attr_i("keepdims", a.keep_dimensions ? 1 : 0), attr_i("select_last_index", 0)});
-      b.cast(index, out.type, &out);
-      return;
-    }
     case OpKind::kCumulativeSum: {
       const auto& a = std::get<CumulativeSumAttrs>(c.op.attrs);
       b.apply("CumSum", {c.in(0), b.int64_scalar(a.axis)}, out.type, out.shape,
@@ -868,7 +819,7 @@ void export_reduction(OpExport& c) {
     default:
       break;
   }
-  c.unsupported("not a reduction operator");
+  if (!export_pair(c)) c.unsupported("not a reduction operator");
 }
 
 // ---------------------------------------------------------------------------------------------

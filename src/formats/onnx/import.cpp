@@ -1,5 +1,6 @@
 // ONNX import: reading the ModelProto (tensors, external data, graph inputs and outputs), the value
-// table and the node context; the op lowerings are in import_ops.cpp.
+// table and the node context; the op lowerings are in import_<family>.cpp, gathered into one table
+// in import_lowerings.cpp.
 #include "formats/onnx/import.hpp"
 
 #include <fp16.h>
@@ -648,7 +649,8 @@ void NodeCtx::reserve(const OperandDescriptor& desc, const std::string& what, ui
 
 bool NodeCtx::fold_fits(const OperandDescriptor& desc) const {
   if (count_of(desc.shape) > kMaxFoldElements) return false;
-  // The fold's host arithmetic works on int64 or double (8 bytes per element) besides the result.
+  // Besides the result, 8 bytes per element of scratch space: a fold's intermediate value (a
+  // negative-step Slice is a slice, then a reverse) and a kernel's staging.
   reserve(desc, "the folded value", 8 * count_of(desc.shape));
   return true;
 }
@@ -916,10 +918,10 @@ class ModelImport {
         for (const auto& a : node.attribute())
           if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
             ctx.unsupported("control flow (a subgraph attribute) is outside the WebNN specification");
-        Lowering lower = find_lowering(node.op_type());
+        const Lowering* lower = find_lowering(node.op_type());
         if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
         try {
-          lower(ctx);
+          (*lower)(ctx);
         } catch (const OnnxNeedsConstantInput&) {
           throw;
         } catch (const std::out_of_range& e) {

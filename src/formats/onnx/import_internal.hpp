@@ -1,5 +1,5 @@
-// Private to the ONNX importer: the value table, host-side constants and the per-node context that
-// every op lowering (import_ops.cpp) works with.
+// Private to the ONNX importer: the value table, host-side constants, folding and the per-node
+// context that every op lowering (import_<family>.cpp, import_lowerings.hpp) works with.
 #pragma once
 
 #include <onnx/onnx_pb.h>
@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "backends/reference/run_operation.hpp"
 #include "formats/onnx/import.hpp"
 #include "formats/onnx/types.hpp"
 #include "graph/graph_builder.hpp"
@@ -64,11 +65,7 @@ struct Decoded {
 };
 Decoded decode_tensor(const onnx::TensorProto& t, ExternalData* external, const std::string& what);
 
-// ---- Host tensors (folding) ----
-// Folding bound: host-side folding is for shape-sized values, not for tensors of activations. A
-// fold whose inputs or output hold more elements becomes operations instead.
-constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
-
+// ---- Host tensors ----
 uint64_t count_of(const Shape& s);  // the element count of a shape; UINT64_MAX when it overflows
 std::vector<int64_t> host_int64s(const OperandDescriptor& desc, const BufferRef& data);
 int64_t host_int64_at(const OperandDescriptor& desc, const BufferRef& data, uint64_t i);  // element i
@@ -161,44 +158,33 @@ struct NodeCtx {
   std::string label() const;  // "node \"NAME\" (OP)"
 };
 
-// ---- Lowerings shared between files (import_ops.cpp) ----
-// Conv's lowering of x and w (1-D, 2-D and 3-D; the node's pads, strides, dilations, group and
-// auto_pad), with an optional bias: the output operand.
-OperandId conv_of(const NodeCtx& c, OperandId x, OperandId w, std::optional<OperandId> bias);
-// MatMul's lowering of a and b (1-D operands as numpy's matmul treats them).
-OperandId matmul_of(const NodeCtx& c, OperandId a, OperandId b);
+// ---- Folding (import_fold.cpp) ----
+// A node whose inputs are all known at import may be folded: computed then, by the reference
+// kernels on the WebNN operation it lowers to, so a folded value is what that operation computes
+// at run time. Folding is for shape-sized values, not tensors of activations: a fold whose inputs
+// or output hold more elements becomes operations instead.
+constexpr uint64_t kMaxFoldElements = uint64_t{1} << 16;
+using reference::HostTensor;
+bool all_inputs_const(const NodeCtx& c);  // every input of the node is known at import
+bool foldable(const NodeCtx& c);          // ... and each is within the fold limit
+HostTensor host_tensor(const Value& v);   // a known value's descriptor and bytes
+// The value of `kind` with `attrs` on `inputs`, computed by the reference kernels; nullopt when
+// WebNN's operation does not take these operands (the node then becomes that operation, and the
+// builder says why).
+std::optional<HostTensor> fold_value(OpKind kind, const std::vector<HostTensor>& inputs, const Attributes& attrs);
+// Output i as fold_value(kind, inputs, attrs), which is `out`: the caller has checked `out` with
+// NodeCtx::fold_fits before anything is allocated. An empty `out` holds no value to compute. False
+// where fold_value gives nullopt.
+bool fold_out(const NodeCtx& c, size_t i, const OperandDescriptor& out, OpKind kind,
+              const std::vector<HostTensor>& inputs, const Attributes& attrs, bool is_bool = false);
+// A binary element-wise operation (arithmetic, or a comparison when `to_bool`) of two small
+// constants of one type, folded into output 0; false when the node is not such a fold.
+bool fold_binary(const NodeCtx& c, OpKind kind, bool to_bool = false);
 
-// ---- Quantized and index compositions (import_quantized.cpp) ----
-void lower_dynamic_quantize_linear(const NodeCtx& c);
-void lower_qlinear_matmul(const NodeCtx& c);
-void lower_qlinear_conv(const NodeCtx& c);
-void lower_matmul_integer(const NodeCtx& c);
-void lower_conv_integer(const NodeCtx& c);
-void lower_max_unpool(const NodeCtx& c);
-void lower_reverse_sequence(const NodeCtx& c);
-void lower_gather_nd(const NodeCtx& c);  // batch_dims too
-
-// ---- Building blocks shared by the lowering files ----
-// Indices known at import (input i), checked where ONNX's definition calls an out-of-range index
-// an error (Gather, GatherElements, GatherND, ScatterElements, ScatterND): WebNN's ops clamp it,
-// which would give the model a meaning it does not have. `size_of(e)` is the size of the dimension
-// that element e of the indices indexes. Indices known only at run time are WebNN's to clamp.
-void check_const_indices(const NodeCtx& c, size_t i, const std::function<uint32_t(uint64_t)>& size_of);
-// `count` elements of axis `axis` of x from `start`, every `stride`-th (x itself when that is all).
-OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, int64_t count, int64_t stride = 1);
-// Whether the float32 values v lie outside [lo, hi] (GridSample's and RoiAlign's sampling points).
-OperandId outside(const NodeCtx& c, OperandId v, double lo, double hi);
-
-// ---- Signal processing, TopK and RoiAlign (import_signal.cpp) ----
-void lower_dft(const NodeCtx& c);
-void lower_stft(const NodeCtx& c);
-void lower_mel_weight_matrix(const NodeCtx& c);
-void lower_top_k(const NodeCtx& c);
-void lower_roi_align(const NodeCtx& c);
-
-using Lowering = void (*)(const NodeCtx&);
+// ---- The lowering table (import_lowerings.cpp; the lowerings are in import_<family>.cpp) ----
+using Lowering = std::function<void(const NodeCtx&)>;
 // The lowering of an ONNX (default domain) op type; nullptr when there is none.
-Lowering find_lowering(std::string_view op_type);
+const Lowering* find_lowering(std::string_view op_type);
 // Why an op type with no lowering is not supported.
 std::string unsupported_reason(std::string_view op_type);
 

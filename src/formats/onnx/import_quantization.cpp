@@ -1,7 +1,7 @@
-// ONNX import: compositions for the quantized operators (DynamicQuantizeLinear, QLinearMatMul,
-// QLinearConv, MatMulInteger, ConvInteger) and for the index operators WebNN has no single op for
-// (MaxUnpool, ReverseSequence, GatherND with batch_dims). docs/onnx.md, "Compositions where WebNN
-// has no single op", says what each computes, when it is exact, and what it costs.
+// ONNX import: QuantizeLinear and DequantizeLinear onto WebNN's (src/ops/quantization.cpp), and
+// the quantized operators WebNN has no single op for (DynamicQuantizeLinear, QLinearMatMul,
+// QLinearConv, MatMulInteger, ConvInteger) as compositions. docs/onnx.md, "Compositions where
+// WebNN has no single op", says what each computes, when it is exact, and what it costs.
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/onnx/import_internal.hpp"
+#include "formats/onnx/import_lowerings.hpp"
 
 namespace webnn::formats::onnx_import {
 
@@ -84,7 +84,45 @@ OperandId scalar_param(const NodeCtx& c, size_t i, const std::string& what) {
   return c.reshape(c.operand(i), {});
 }
 
-}  // namespace
+// ---- QuantizeLinear and DequantizeLinear ----
+
+// A per-tensor or per-axis scale/zero point reshaped to the input's rank (blockwise broadcast).
+OperandId quant_param(const NodeCtx& c, OperandId p, size_t r, uint32_t axis) {
+  Shape ps = c.desc_of(p).shape;
+  Shape target(r, 1);
+  if (ps.size() == 1 && ps[0] > 1)
+    target[axis] = ps[0];
+  else if (ps.size() > 1)
+    c.unsupported("blocked quantization parameters");
+  return c.reshape(p, target);
+}
+
+void lower_quantize(const NodeCtx& c, bool quantize) {
+  size_t r = c.rank(0);
+  // The axis matters only for per-axis (1-D) parameters.
+  bool per_axis = c.rank(1) == 1 && c.desc(1).shape[0] > 1;
+  uint32_t axis = per_axis ? c.axis(c.attr_i("axis", 1), r) : 0;
+  if (c.has_attr("block_size") && c.attr_i("block_size", 0) != 0) c.unsupported("blocked quantization");
+  OperandId x = c.operand(0);
+  if (r == 0) x = c.reshape(x, {1});
+  size_t rr = std::max<size_t>(r, 1);
+  OperandId scale = quant_param(c, c.operand(1), rr, axis);
+  OperandId zp;
+  if (c.has_input(2)) {
+    zp = quant_param(c, c.operand(2), rr, axis);
+  } else {
+    DataType zt = quantize ? DataType::kUint8 : c.desc_of(x).data_type;
+    OperandDescriptor d{zt, c.desc_of(scale).shape};
+    zp = c.int_table(d, "the zero point", [](uint64_t) { return 0; });
+  }
+  OperandId y = c.add(quantize ? OpKind::kQuantizeLinear : OpKind::kDequantizeLinear, {x, scale, zp});
+  if (r == 0) y = c.reshape(y, {});
+  c.set_out(0, y);
+}
+
+void lower_quantize_linear(const NodeCtx& c) { lower_quantize(c, true); }
+
+void lower_dequantize_linear(const NodeCtx& c) { lower_quantize(c, false); }
 
 // ---- DynamicQuantizeLinear ----
 
@@ -178,122 +216,19 @@ void lower_qlinear_conv(const NodeCtx& c) {
   requantize(c, acc, multiplier, 7);
 }
 
-// ---- MaxUnpool ----
+}  // namespace
 
-// The values land at their flat indices (over the whole tensor, as MaxPool's Indices output gives
-// them) of a zero tensor of the shape inferred from kernel_shape, strides and pads:
-// scatterElements on the flattened tensor. An output_shape places that tensor at the origin of a
-// larger zero tensor (a pad at the end of each axis), as the ONNX reference implementation and
-// the backend test do; the indices keep addressing the inferred shape.
-void lower_max_unpool(const NodeCtx& c) {
-  const Shape xs = c.desc(0).shape;
-  if (xs.size() < 3) c.invalid("X must have a batch, a channel and spatial axes");
-  if (c.desc(1).shape != xs) c.invalid("I must have X's shape");
-  const size_t n = xs.size() - 2;
-  std::vector<int64_t> kernel = c.attr_ints("kernel_shape"), strides = c.attr_ints("strides"),
-                       pads = c.attr_ints("pads");
-  if (kernel.size() != n) c.invalid("kernel_shape must have one value per spatial axis");
-  if (strides.empty()) strides.assign(n, 1);
-  if (pads.empty()) pads.assign(2 * n, 0);
-  if (strides.size() != n || pads.size() != 2 * n) c.invalid("strides and pads must match the spatial axes");
-  Shape inferred{xs[0], xs[1]};
-  for (size_t i = 0; i < n; ++i) {
-    if (kernel[i] < 1 || strides[i] < 1 || pads[i] < 0 || pads[i + n] < 0 || kernel[i] > int64_t(kMaxDimension) ||
-        strides[i] > int64_t(kMaxDimension) || pads[i] > int64_t(kMaxDimension) || pads[i + n] > int64_t(kMaxDimension))
-      c.invalid("kernel_shape and strides must be positive and pads not negative");
-    int64_t d = (int64_t(xs[i + 2]) - 1) * strides[i] + kernel[i] - pads[i] - pads[i + n];
-    if (d < 1 || d > int64_t(kMaxDimension)) c.invalid("the output size " + std::to_string(d) + " is out of range");
-    inferred.push_back(uint32_t(d));
-  }
-  const uint64_t total = count_of(inferred);
-  if (total > kMaxDimension) c.unsupported("an output of more than 2^31 - 1 elements (scattered as one axis)");
-  const DataType t = c.type(0);
-  OperandId zeros = c.add(OpKind::kExpand, {c.scalar(t, 0, 1)}, ExpandAttrs{{uint32_t(total)}});
-  const uint32_t count = uint32_t(count_of(xs));
-  OperandId values = c.reshape(c.operand(0), {count}), indices = c.reshape(c.operand(1), {count});
-  OperandId y = c.reshape(c.add(OpKind::kScatterElements, {zeros, indices, values}, ScatterAttrs{0}), inferred);
-  if (c.has_input(2)) {
-    std::vector<int64_t> os = c.const_ints(2, "output_shape");
-    if (os.size() != xs.size()) c.invalid("output_shape must have X's rank");
-    PadAttrs p;
-    p.beginning_padding.assign(os.size(), 0);
-    for (size_t i = 0; i < os.size(); ++i) {
-      if (os[i] < int64_t(inferred[i]) || os[i] > int64_t(kMaxDimension))
-        c.invalid("output_shape must be at least the shape the attributes give in every axis");
-      p.ending_padding.push_back(uint32_t(os[i] - inferred[i]));
-    }
-    if (Shape(os.begin(), os.end()) != inferred) y = c.add(OpKind::kPad, {y}, p);
-  }
-  c.set_out(0, y);
-}
-
-// ---- ReverseSequence ----
-
-// y[.., t, ..] = x[.., idx, ..] along time_axis, idx = t < len ? len − 1 − t : t with len the
-// batch entry's sequence length (clamped to [0, T]): gatherElements with int32 indices computed
-// from a [T] iota and the lengths.
-void lower_reverse_sequence(const NodeCtx& c) {
-  const Shape xs = c.desc(0).shape;
-  const size_t r = xs.size();
-  if (r < 2) c.invalid("input must have at least 2 axes");
-  uint32_t batch_axis = c.axis(c.attr_i("batch_axis", 1), r, "batch_axis");
-  uint32_t time_axis = c.axis(c.attr_i("time_axis", 0), r, "time_axis");
-  if (batch_axis > 1 || time_axis > 1 || batch_axis == time_axis)
-    c.invalid("batch_axis and time_axis must be 0 and 1, or 1 and 0");
-  if (c.desc(1).shape != Shape{xs[batch_axis]}) c.invalid("sequence_lens must have one value per batch entry");
-  const uint32_t steps = xs[time_axis];
-  if (c.is_const(1))
-    for (int64_t len : c.const_ints(1, "sequence_lens"))
-      if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, time steps]");
-  Shape len_shape(r, 1);
-  len_shape[batch_axis] = xs[batch_axis];
-  const DataType i32 = DataType::kInt32;
-  OperandId t = c.iota(i32, r, time_axis, steps, "the time steps");
-  OperandId len = c.reshape(c.cast(c.operand(1), i32), len_shape);
-  len = c.add(OpKind::kClamp, {len}, ClampAttrs{0.0, double(steps)});
-  OperandId reversed = c.add(OpKind::kSub, {c.add(OpKind::kSub, {len, c.scalar(i32, 1, r)}), t});
-  OperandId idx = c.add(OpKind::kWhere, {c.add(OpKind::kLesser, {t, len}), reversed, t});
-  idx = c.add(OpKind::kExpand, {idx}, ExpandAttrs{xs});
-  c.set_out(0, c.add(OpKind::kGatherElements, {c.operand(0), idx}, GatherAttrs{time_axis}), c.in(0).is_bool);
-}
-
-// ---- GatherND with batch_dims ----
-
-// The batch axes are flattened into one, and each index tuple gets its batch's position as a
-// leading coordinate: gatherND over [B, rest...] with (b, i...) tuples.
-void lower_gather_nd(const NodeCtx& c) {
-  const int64_t bd = c.attr_i("batch_dims", 0);
-  const Shape ds = c.desc(0).shape, is = c.desc(1).shape;
-  // Index tuples of the last axis' length, each component against its dimension after the batch's.
-  if (bd >= 0 && !is.empty() && is.back() > 0 && size_t(bd) + is.back() <= ds.size())
-    check_const_indices(c, 1, [&](uint64_t e) { return ds[size_t(bd) + e % is.back()]; });
-  if (bd == 0) {
-    c.set_out(0, c.add(OpKind::kGatherNd, {c.operand(0), c.operand(1)}), c.in(0).is_bool);
-    return;
-  }
-  if (bd < 0 || size_t(bd) >= std::min(ds.size(), is.size())) c.invalid("batch_dims must be below both ranks");
-  const size_t b = size_t(bd);
-  for (size_t i = 0; i < b; ++i)
-    if (ds[i] != is[i]) c.invalid("data and indices differ in a batch dimension");
-  const uint32_t k = is.back();
-  if (b + k > ds.size()) c.invalid("index tuples are longer than data's non-batch rank");
-  const uint64_t batch = count_of(Shape(ds.begin(), ds.begin() + bd));
-  if (batch > kMaxDimension) c.unsupported("more than 2^31 - 1 batch entries");
-  Shape data_shape{uint32_t(batch)};
-  data_shape.insert(data_shape.end(), ds.begin() + bd, ds.end());
-  Shape idx_shape{uint32_t(batch)};
-  idx_shape.insert(idx_shape.end(), is.begin() + bd, is.end());  // [B, M..., k]
-  Shape coord_shape = idx_shape;
-  coord_shape.back() = 1;
-  const DataType it = c.type(1);
-  OperandId coord = c.add(OpKind::kExpand, {c.iota(it, coord_shape.size(), 0, uint32_t(batch), "the batch positions")},
-                          ExpandAttrs{coord_shape});
-  OperandId idx =
-      c.add(OpKind::kConcat, {coord, c.reshape(c.operand(1), idx_shape)}, ConcatAttrs{uint32_t(idx_shape.size() - 1)});
-  OperandId y = c.add(OpKind::kGatherNd, {c.reshape(c.operand(0), data_shape), idx});
-  Shape out(is.begin(), is.end() - 1);
-  out.insert(out.end(), ds.begin() + bd + k, ds.end());
-  c.set_out(0, c.reshape(y, out), c.in(0).is_bool);
+Lowerings quantization_lowerings() {
+  static constexpr NamedLowering kLowerings[] = {
+      {"QuantizeLinear", lower_quantize_linear},
+      {"DequantizeLinear", lower_dequantize_linear},
+      {"DynamicQuantizeLinear", lower_dynamic_quantize_linear},
+      {"QLinearMatMul", lower_qlinear_matmul},
+      {"QLinearConv", lower_qlinear_conv},
+      {"MatMulInteger", lower_matmul_integer},
+      {"ConvInteger", lower_conv_integer},
+  };
+  return kLowerings;
 }
 
 }  // namespace webnn::formats::onnx_import

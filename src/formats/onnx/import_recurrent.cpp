@@ -1,0 +1,363 @@
+// ONNX import: GRU and LSTM onto WebNN's gru and lstm (src/ops/recurrent.cpp), layout 1 by
+// transposes; RNN, and the LSTMs WebNN's lstm does not compute (clip, input_forget, an output-gate
+// peephole), unrolled over their static steps (docs/onnx.md, "RNN").
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "formats/onnx/import_lowerings.hpp"
+
+namespace webnn::formats::onnx_import {
+
+namespace {
+
+RecurrentDirection direction_of(const NodeCtx& c) {
+  std::string d = c.attr_s("direction", "forward");
+  if (d == "forward") return RecurrentDirection::kForward;
+  if (d == "reverse") return RecurrentDirection::kBackward;
+  if (d == "bidirectional") return RecurrentDirection::kBoth;
+  c.invalid("unknown direction \"" + d + "\"");
+}
+
+OptionalActivations activations_of(const NodeCtx& c, size_t per_direction, const std::vector<std::string>& defaults) {
+  auto names = c.attr_strings("activations");
+  if (names.empty()) return std::nullopt;
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  if (names.size() > per_direction) {
+    for (size_t i = per_direction; i < names.size(); ++i)
+      if (names[i] != names[i - per_direction]) c.unsupported("different activations per direction");
+    names.resize(per_direction);
+  }
+  std::vector<RecurrentActivation> acts;
+  for (const auto& n : names) {
+    if (n == "Relu")
+      acts.push_back(RecurrentActivation::kRelu);
+    else if (n == "Sigmoid")
+      acts.push_back(RecurrentActivation::kSigmoid);
+    else if (n == "Tanh")
+      acts.push_back(RecurrentActivation::kTanh);
+    else
+      c.unsupported("activation \"" + n + "\" (WebNN recurrent ops take relu, sigmoid and tanh)");
+  }
+  bool is_default = acts.size() == defaults.size();
+  for (size_t i = 0; is_default && i < acts.size(); ++i) is_default = names[i] == defaults[i];
+  if (is_default) return std::nullopt;
+  return acts;
+}
+
+// sequence_lens, known at import time, that gives every batch entry all `steps` steps changes
+// nothing; other lengths are not supported (the ops run every step of every batch entry).
+void check_full_sequence_lens(const NodeCtx& c, uint32_t steps) {
+  if (!c.has_input(4)) return;
+  for (int64_t len : c.const_ints(4, "sequence_lens")) {
+    if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, steps]");
+    if (len != int64_t(steps))
+      c.unsupported("sequence_lens shorter than the steps (WebNN recurrent ops run every step of every batch)");
+  }
+}
+
+void recurrent_common(const NodeCtx& c) {
+  if (c.has_attr("clip")) c.unsupported("clip (WebNN recurrent ops do not clip)");
+  if (c.rank(0) != 3) c.invalid("X must be 3-D");
+  check_full_sequence_lens(c, c.desc(0).shape[c.attr_i("layout", 0) == 1 ? 1 : 0]);
+}
+
+// layout = 1 (batch first) is WebNN's layout with transposes around it: X [batch, steps, input]
+// and the initial states [batch, dirs, hidden] in, Y [batch, steps, dirs, hidden] and the last
+// states [batch, dirs, hidden] out.
+bool batch_first(const NodeCtx& c) {
+  int64_t layout = c.attr_i("layout", 0);
+  if (layout != 0 && layout != 1) c.invalid("layout must be 0 or 1");
+  return layout == 1;
+}
+
+OperandId recurrent_in(const NodeCtx& c, size_t i) {
+  return batch_first(c) ? c.transpose(c.operand(i), {1, 0, 2}) : c.operand(i);
+}
+
+void set_recurrent_state(const NodeCtx& c, size_t i, OperandId state) {
+  if (!c.wants_output(i)) return;
+  c.set_out(i, batch_first(c) ? c.transpose(state, {1, 0, 2}) : state);
+}
+
+void set_recurrent_sequence(const NodeCtx& c, OperandId y) {
+  if (c.wants_output(0)) c.set_out(0, batch_first(c) ? c.transpose(y, {2, 0, 1, 3}) : y);
+}
+
+// B [dirs, 2 * gates * hidden] -> bias and recurrentBias [dirs, gates * hidden].
+std::pair<OperandId, OperandId> split_bias(const NodeCtx& c, size_t i) {
+  OperandId b = c.operand(i);
+  auto parts = c.add_multi(OpKind::kSplit, {b}, SplitAttrs{uint32_t{2}, 1});
+  return {parts[0], parts[1]};
+}
+
+void lower_gru(const NodeCtx& c) {
+  recurrent_common(c);
+  OperandId x = recurrent_in(c, 0);
+  const Shape xs = c.desc_of(x).shape;
+  GruAttrs a;
+  a.steps = xs.at(0);
+  a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
+  if (a.hidden_size == 0) a.hidden_size = c.desc(2).shape.at(2);
+  a.direction = direction_of(c);
+  a.layout = GruWeightLayout::kZrn;
+  a.reset_after = c.attr_i("linear_before_reset", 0) != 0;
+  a.return_sequence = c.wants_output(0);
+  a.activations = activations_of(c, 2, {"Sigmoid", "Tanh"});
+  if (c.has_input(3)) {
+    auto [bias, rbias] = split_bias(c, 3);
+    a.bias = OperandRef{bias};
+    a.recurrent_bias = OperandRef{rbias};
+  }
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{recurrent_in(c, 5)};
+  auto outs = c.add_multi(OpKind::kGru, {x, c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) set_recurrent_sequence(c, outs.at(1));
+  set_recurrent_state(c, 1, outs.at(0));
+}
+
+// ---- Unrolled recurrences (RNN, and LSTM where WebNN's lstm means something else) ----
+
+OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x) {
+  if (name == "Tanh") return c.add(OpKind::kTanh, {x});
+  if (name == "Relu") return c.add(OpKind::kRelu, {x});
+  if (name == "Sigmoid") return c.add(OpKind::kSigmoid, {x});
+  c.unsupported("activation \"" + name + "\" (the unrolled recurrence takes Tanh, Relu and Sigmoid)");
+}
+
+// Row d of a [dirs, ...] operand, without its leading axis.
+OperandId direction_row(const NodeCtx& c, OperandId v, uint32_t d) {
+  Shape s = c.desc_of(v).shape;
+  std::vector<uint32_t> starts(s.size(), 0), sizes = s;
+  starts[0] = d;
+  sizes[0] = 1;
+  s.erase(s.begin());
+  return c.reshape(c.add(OpKind::kSlice, {v}, SliceAttrs{starts, sizes, std::nullopt}), s);
+}
+
+constexpr uint64_t kMaxUnrolledSteps = uint64_t{1} << 14;
+
+// What every unrolled recurrence shares: X as [steps, batch, input] (batch-first transposed),
+// direction by direction the input projection of every step as one gemm (X W_d^T + Wb_d + Rb_d,
+// [steps, batch, gates * hidden]), and the outputs assembled in ONNX's layout.
+struct Unrolled {
+  const NodeCtx& c;
+  bool batch_first = false;
+  RecurrentDirection direction = RecurrentDirection::kForward;
+  uint32_t dirs = 1, steps = 0, batch = 0, input = 0, hidden = 0, gates = 1;
+  OperandId x2 = 0;  // [steps * batch, input]
+
+  Unrolled(const NodeCtx& ctx, uint32_t gate_count) : c(ctx), gates(gate_count) {
+    batch_first = c.attr_i("layout", 0) != 0;
+    direction = direction_of(c);
+    dirs = direction == RecurrentDirection::kBoth ? 2 : 1;
+    if (c.rank(0) != 3 || c.rank(1) != 3 || c.rank(2) != 3) c.invalid("X, W and R must be 3-D");
+    OperandId x = c.operand(0);
+    if (batch_first) x = c.transpose(x, {1, 0, 2});  // [batch, steps, input] -> [steps, batch, input]
+    const Shape xs = c.desc_of(x).shape;
+    steps = xs[0], batch = xs[1], input = xs[2];
+    // Each step is a dozen operations: a bound on the graph an input's declared length can make.
+    if (uint64_t(steps) * dirs > kMaxUnrolledSteps)
+      c.unsupported(std::to_string(steps) + " steps to unroll (the importer unrolls up to " +
+                    std::to_string(kMaxUnrolledSteps) + " steps times directions)");
+    check_full_sequence_lens(c, steps);
+    hidden = c.desc(2).shape[2];
+    if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
+    const uint32_t g = gates * hidden;
+    if (c.desc(1).shape != Shape{dirs, g, input} || c.desc(2).shape != Shape{dirs, g, hidden})
+      c.invalid("W must be [" + std::to_string(dirs) + ", " + std::to_string(gates) + " * hidden, input] and R [" +
+                std::to_string(dirs) + ", " + std::to_string(gates) + " * hidden, hidden]");
+    if (c.has_input(3) && c.desc(3).shape != Shape{dirs, 2 * g})
+      c.invalid("B must be [directions, " + std::to_string(2 * gates) + " * hidden]");
+    x2 = c.reshape(x, {steps * batch, input});
+  }
+  bool backward(uint32_t d) const { return direction == RecurrentDirection::kBackward || d == 1; }
+  // Initial state input i as [dirs, batch, hidden], if given.
+  std::optional<OperandId> initial(size_t i, const std::string& what) const {
+    if (!c.has_input(i)) return std::nullopt;
+    OperandId v = c.operand(i);
+    if (batch_first) v = c.transpose(v, {1, 0, 2});
+    if (c.desc_of(v).shape != Shape{dirs, batch, hidden}) c.invalid(what + " must be [directions, batch, hidden]");
+    return v;
+  }
+  // X W_d^T + Wb_d + Rb_d for every step: [steps, batch, gates * hidden].
+  OperandId projected(uint32_t d) const {
+    GemmAttrs in;
+    in.b_transpose = true;
+    if (c.has_input(3)) {
+      auto parts = c.add_multi(OpKind::kSplit, {direction_row(c, c.operand(3), d)}, SplitAttrs{uint32_t{2}, 0});
+      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], parts[1]})};
+    }
+    return c.reshape(c.add(OpKind::kGemm, {x2, direction_row(c, c.operand(1), d)}, in), {steps, batch, gates * hidden});
+  }
+  // Step `step` of a projection, plus H R^T when there is a state: [batch, gates * hidden].
+  OperandId pre(OperandId projection, uint32_t step, std::optional<OperandId> h, OperandId r) const {
+    OperandId p = c.reshape(
+        c.add(OpKind::kSlice, {projection}, SliceAttrs{{step, 0, 0}, {1, batch, gates * hidden}, std::nullopt}),
+        {batch, gates * hidden});
+    if (!h) return p;
+    GemmAttrs rec;
+    rec.b_transpose = true;
+    rec.c = OperandRef{p};
+    return c.add(OpKind::kGemm, {*h, r}, rec);
+  }
+  // Sets output `i` to the per-direction [1, batch, hidden] states, concatenated ([dirs, ...]).
+  void set_state(size_t i, const std::vector<OperandId>& per_direction) const {
+    if (!c.wants_output(i)) return;
+    OperandId v = dirs == 1 ? per_direction[0] : c.add(OpKind::kConcat, per_direction, ConcatAttrs{0});
+    c.set_out(i, batch_first ? c.transpose(v, {1, 0, 2}) : v);
+  }
+  // Sets Y from each direction's [1, 1, batch, hidden] outputs by step.
+  void set_sequence(const std::vector<std::vector<OperandId>>& outs) const {
+    if (!c.wants_output(0)) return;
+    std::vector<OperandId> ys;
+    for (const auto& o : outs) ys.push_back(steps == 1 ? o[0] : c.add(OpKind::kConcat, o, ConcatAttrs{0}));
+    OperandId y = dirs == 1 ? ys[0] : c.add(OpKind::kConcat, ys, ConcatAttrs{1});  // [steps, dirs, batch, hidden]
+    c.set_out(0, batch_first ? c.transpose(y, {2, 0, 1, 3}) : y);
+  }
+};
+
+// An LSTM that WebNN's lstm does not compute is unrolled: a nonzero output-gate peephole (ONNX's
+// output gate looks at the new cell state C_t, WebNN's at the previous one), a peephole known only
+// at run time, `clip` or `input_forget`. Gates i, o, f, c (ONNX's order), per step:
+//   i = f(clip(Xi + H Ri^T + Pi ⊙ C)), f = f(clip(Xf + H Rf^T + Pf ⊙ C)) (1 − i with input_forget),
+//   C' = f ⊙ C + i ⊙ g(clip(Xc + H Rc^T)), o = f(clip(Xo + H Ro^T + Po ⊙ C')), H' = o ⊙ h(C').
+void lower_lstm_unrolled(const NodeCtx& c) {
+  const Unrolled u(c, 4);
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  std::vector<std::string> acts = c.attr_strings("activations");
+  if (acts.empty())
+    for (uint32_t d = 0; d < u.dirs; ++d) acts.insert(acts.end(), {"Sigmoid", "Tanh", "Tanh"});
+  if (acts.size() != 3 * u.dirs) c.invalid("activations must name three activations per direction");
+  std::optional<double> clip;
+  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  const bool input_forget = c.attr_i("input_forget", 0) != 0;
+  if (c.has_input(7) && c.desc(7).shape != Shape{u.dirs, 3 * u.hidden}) c.invalid("P must be [directions, 3 * hidden]");
+  const std::optional<OperandId> h0 = u.initial(5, "initial_h"), c0 = u.initial(6, "initial_c");
+  const uint32_t hid = u.hidden;
+  auto gate = [&](OperandId v, uint32_t k) {
+    return c.add(OpKind::kSlice, {v}, SliceAttrs{{0, k * hid}, {u.batch, hid}, std::nullopt});
+  };
+  auto clipped = [&](OperandId v) { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; };
+  std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
+  std::vector<OperandId> hs(u.dirs), cs(u.dirs);
+  for (uint32_t d = 0; d < u.dirs; ++d) {
+    const std::string &fa = acts[3 * d], &ga = acts[3 * d + 1], &ha = acts[3 * d + 2];
+    const OperandId projection = u.projected(d), r = direction_row(c, c.operand(2), d);
+    std::optional<OperandId> peep[3];  // i, o, f: [hidden]
+    if (c.has_input(7)) {
+      OperandId p = direction_row(c, c.operand(7), d);
+      for (uint32_t k = 0; k < 3; ++k) peep[k] = c.add(OpKind::kSlice, {p}, SliceAttrs{{k * hid}, {hid}, std::nullopt});
+    }
+    std::optional<OperandId> h, cell;
+    if (h0) h = direction_row(c, *h0, d);
+    if (c0) cell = direction_row(c, *c0, d);
+    auto with_peephole = [&](OperandId v, const std::optional<OperandId>& p, const std::optional<OperandId>& state) {
+      return p && state ? c.add(OpKind::kAdd, {v, c.add(OpKind::kMul, {*p, *state})}) : v;
+    };
+    for (uint32_t k = 0; k < u.steps; ++k) {
+      const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
+      const OperandId pre = u.pre(projection, step, h, r);
+      const OperandId i = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 0), peep[0], cell)));
+      const OperandId f = input_forget ? c.add(OpKind::kSub, {c.scalar(c.type(0), 1), i})
+                                       : rnn_activation(c, fa, clipped(with_peephole(gate(pre, 2), peep[2], cell)));
+      const OperandId candidate = rnn_activation(c, ga, clipped(gate(pre, 3)));
+      OperandId next = c.add(OpKind::kMul, {i, candidate});
+      if (cell) next = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {f, *cell}), next});
+      cell = next;
+      const OperandId o = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 1), peep[1], cell)));
+      h = c.add(OpKind::kMul, {o, rnn_activation(c, ha, *cell)});
+      outs[d][step] = c.reshape(*h, {1, 1, u.batch, hid});
+    }
+    hs[d] = c.reshape(*h, {1, u.batch, hid});
+    cs[d] = c.reshape(*cell, {1, u.batch, hid});
+  }
+  u.set_sequence(outs);
+  u.set_state(1, hs);
+  u.set_state(2, cs);
+}
+
+void lower_lstm(const NodeCtx& c) {
+  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0) return lower_lstm_unrolled(c);
+  if (c.has_input(7)) {
+    // WebNN's lstm takes P when its output-gate part is known to be zero (lstm and ONNX then
+    // agree); otherwise the recurrence is unrolled.
+    if (!c.is_const(7)) return lower_lstm_unrolled(c);
+    const std::vector<double> p = c.const_doubles(7, "P (peephole weights)");
+    const size_t h = c.desc(2).shape.at(2);
+    if (h == 0 || p.size() % (3 * h) != 0) c.invalid("P must be [directions, 3 * hidden]");
+    for (size_t d = 0; d < p.size() / (3 * h); ++d)
+      for (size_t k = h; k < 2 * h; ++k)
+        if (p[d * 3 * h + k] != 0) return lower_lstm_unrolled(c);
+  }
+  recurrent_common(c);
+  OperandId x = recurrent_in(c, 0);
+  const Shape xs = c.desc_of(x).shape;
+  LstmAttrs a;
+  a.steps = xs.at(0);
+  a.hidden_size = uint32_t(c.attr_i("hidden_size", 0));
+  if (a.hidden_size == 0) a.hidden_size = c.desc(2).shape.at(2);
+  a.direction = direction_of(c);
+  a.layout = LstmWeightLayout::kIofg;
+  a.return_sequence = c.wants_output(0);
+  a.activations = activations_of(c, 3, {"Sigmoid", "Tanh", "Tanh"});
+  if (c.has_input(3)) {
+    auto [bias, rbias] = split_bias(c, 3);
+    a.bias = OperandRef{bias};
+    a.recurrent_bias = OperandRef{rbias};
+  }
+  if (c.has_input(5)) a.initial_hidden_state = OperandRef{recurrent_in(c, 5)};
+  if (c.has_input(6)) a.initial_cell_state = OperandRef{recurrent_in(c, 6)};
+  if (c.has_input(7)) a.peephole_weight = OperandRef{c.operand(7)};
+  auto outs = c.add_multi(OpKind::kLstm, {x, c.operand(1), c.operand(2)}, a);
+  if (c.wants_output(0)) set_recurrent_sequence(c, outs.at(2));
+  set_recurrent_state(c, 1, outs.at(0));
+  set_recurrent_state(c, 2, outs.at(1));
+}
+
+// RNN has no WebNN op: it is unrolled over its static steps (Unrolled): per step it adds
+// gemm(H, R^T) to the step's input projection, clamps when `clip` is given and applies the
+// activation: H_t = f(clip(X_t W^T + H_{t-1} R^T + Wb + Rb)).
+void lower_rnn(const NodeCtx& c) {
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  const Unrolled u(c, 1);
+  std::vector<std::string> acts = c.attr_strings("activations");
+  if (acts.empty()) acts.assign(u.dirs, "Tanh");
+  if (acts.size() != u.dirs) c.invalid("activations must name one activation per direction");
+  std::optional<double> clip;
+  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  const std::optional<OperandId> h0 = u.initial(5, "initial_h");
+  std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
+  std::vector<OperandId> hs(u.dirs);
+  for (uint32_t d = 0; d < u.dirs; ++d) {
+    const OperandId projection = u.projected(d), r = direction_row(c, c.operand(2), d);
+    std::optional<OperandId> h;
+    if (h0) h = direction_row(c, *h0, d);
+    for (uint32_t k = 0; k < u.steps; ++k) {
+      const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
+      OperandId pre = u.pre(projection, step, h, r);
+      if (clip) pre = c.add(OpKind::kClamp, {pre}, ClampAttrs{-*clip, *clip});
+      h = rnn_activation(c, acts[d], pre);
+      outs[d][step] = c.reshape(*h, {1, 1, u.batch, u.hidden});
+    }
+    hs[d] = c.reshape(*h, {1, u.batch, u.hidden});
+  }
+  u.set_sequence(outs);
+  u.set_state(1, hs);
+}
+
+}  // namespace
+
+Lowerings recurrent_lowerings() {
+  static constexpr NamedLowering kLowerings[] = {
+      {"GRU", lower_gru},
+      {"LSTM", lower_lstm},
+      {"RNN", lower_rnn},
+  };
+  return kLowerings;
+}
+
+}  // namespace webnn::formats::onnx_import
