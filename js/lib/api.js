@@ -118,6 +118,8 @@ class MLTensor {
   #descriptor;
   #constant;
   #shape;
+  // spec: [[pendingPromises]], the reject functions of the reads in flight; destroy() rejects them.
+  #pendingReads = new Set();
 
   constructor(token, context, handle, descriptor, constant) {
     if (token !== kConstruct) throw new TypeError('Illegal constructor');
@@ -149,15 +151,21 @@ class MLTensor {
     return MLTensor.#check(this, 'constant').#constant;
   }
 
-  // spec: #api-mltensor-destroy
+  // spec: #api-mltensor-destroy. The reads still pending reject with InvalidStateError, in the order
+  // they were made; the tensor's memory is released on the timeline after the work before it.
   destroy() {
-    native.destroyTensor(MLTensor.#check(this, 'destroy').#handle);
+    const self = MLTensor.#check(this, 'destroy');
+    native.destroyTensor(self.#handle);
+    const pending = [...self.#pendingReads];
+    self.#pendingReads.clear();
+    for (const reject of pending) reject(makeError('InvalidStateError', 'readTensor: the tensor was destroyed while the read was pending'));
   }
 
   static {
     tensorSlots = (o) =>
       W.isObject(o) && #handle in o
-        ? { context: o.#context, handle: o.#handle, descriptor: o.#descriptor, constant: o.#constant }
+        ? { context: o.#context, handle: o.#handle, descriptor: o.#descriptor, constant: o.#constant,
+            pendingReads: o.#pendingReads }
         : undefined;
   }
 }
@@ -300,7 +308,10 @@ class MLContext {
         throw new TypeError(`readTensor: ${bufferMismatch(output, t.descriptor)}`);
       const length = output === undefined ? 0 : W.byteLengthOf(output);
       return new Promise((resolve, reject) => {
+        t.pendingReads.add(reject);
         native.readTensor(self.#handle, t.handle, (error, bytes) => {
+          // Settled already when the tensor was destroyed meanwhile (spec: removed from [[pendingPromises]]).
+          if (!t.pendingReads.delete(reject)) return;
           if (error) return reject(error);
           if (output === undefined) return resolve(bytes);
           // The buffer may have been detached while the read was pending (spec: TypeError).

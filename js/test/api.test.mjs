@@ -139,6 +139,30 @@ test('destroy: lost resolves, pending reads reject with InvalidStateError', asyn
   context.destroy(); // idempotent
 });
 
+test('MLTensor.destroy() rejects the reads still pending with InvalidStateError ([[pendingPromises]])', async () => {
+  const context = await ml.createContext();
+  const t = await context.createTensor({ ...f32([2, 3]), readable: true, writable: true });
+  context.writeTensor(t, new Float32Array([1, 2, 3, 4, 5, 6]));
+  assert.deepEqual([...new Float32Array(await context.readTensor(t))], [1, 2, 3, 4, 5, 6]);
+  // Nothing held on the timeline: the reads would complete, but destroy() comes first in script.
+  const copy = context.readTensor(t);
+  const byob = new Float32Array(6).fill(-1);
+  const into = context.readTensor(t, byob);
+  t.destroy();
+  await rejectsWith(copy, 'InvalidStateError');
+  await rejectsWith(into, 'InvalidStateError');
+  assert.deepEqual([...byob], [-1, -1, -1, -1, -1, -1], 'a rejected read writes nothing');
+  await rejectsWith(context.readTensor(t), 'TypeError'); // spec: [[isDestroyed]] -> TypeError
+  t.destroy(); // idempotent
+  // A read that settled before destroy() stays as it was.
+  const u = await context.createTensor({ ...f32([1]), readable: true, writable: true });
+  context.writeTensor(u, new Float32Array([7]));
+  const done = await context.readTensor(u);
+  u.destroy();
+  assert.deepEqual([...new Float32Array(done)], [7]);
+  context.destroy();
+});
+
 test('the event loop keeps running during a long dispatch and a long build', async () => {
   const context = await ml.createContext();
   const graph = await addRelu(context);

@@ -21,7 +21,7 @@ const rel = path.relative(root, file).split(path.sep).join('/');
 // ---- The global scope of a window running a .any.js test ----
 
 // ECMAScript built-ins that current browsers have and the tests use, where this Node.js lacks them
-// (Node 20: the Set methods of ES2025, ArrayBuffer.prototype.transfer of ES2024). Float16Array is
+// (Node 20: the Set methods of ES2025, ArrayBuffer.prototype.transfer and .detached of ES2024). Float16Array is
 // not emulated: where it is absent the package takes float16 data as Uint16Array bits, as the
 // spec's note and WPT's helpers do.
 for (const [name, method] of Object.entries({
@@ -48,7 +48,24 @@ if (!ArrayBuffer.prototype.transfer) {
   });
 }
 
+if (!Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'detached')) {
+  Object.defineProperty(ArrayBuffer.prototype, 'detached', {
+    get() {
+      // A view over a detached buffer cannot be made; over a live one (even of length 0) it can.
+      try {
+        new Uint8Array(this);
+        return false;
+      } catch {
+        return true;
+      }
+    },
+    configurable: true,
+  });
+}
+
 globalThis.self = globalThis;
+// Node.js has SharedArrayBuffer unconditionally: what a page gets by being served with COOP + COEP.
+globalThis.crossOriginIsolated = true;
 globalThis.GLOBAL = { isWindow: () => true, isWorker: () => false, isShadowRealm: () => false };
 globalThis.location = new URL(`https://web-platform.test:8443/${rel.replace(/\.js$/, '.html')}${args.variant ?? ''}`);
 webnn.installGlobals(globalThis, { backend: args.backend || undefined, remote: args.remote || undefined, token: args.token || undefined });
