@@ -49,6 +49,16 @@ constexpr bool rows_agree() {
 }
 static_assert(rows_agree());
 
+template <class A>
+constexpr bool kHasEpsilon = requires(const A& a) {
+  a.epsilon;
+};
+// kMakesSpecialsIfNoEpsilon reads the op's epsilon.
+#define WEBNN_OP(Enum, name, Attrs, family, shape_rule, values, tolerance) \
+  static_assert((values) != kMakesSpecialsIfNoEpsilon || kHasEpsilon<Attrs>, name);
+#include "graph/op_table.def"
+#undef WEBNN_OP
+
 const OpInfo& info(OpKind kind) { return kOps[static_cast<size_t>(kind)]; }
 }  // namespace
 
@@ -63,6 +73,27 @@ std::optional<OpKind> parse_op_name(std::string_view name) {
 ShapeRule shape_rule(OpKind kind) { return info(kind).shape_rule; }
 
 bool moves_values_only(OpKind kind) { return info(kind).values == kMoves; }
+
+bool may_make_specials(const Operation& op) {
+  switch (info(op.kind).values) {
+    case kMakesSpecials:
+      return true;
+    case kMakesSpecialsIfNoEpsilon:
+      return std::visit(
+          []<class A>(const A& attrs) {
+            if constexpr (kHasEpsilon<A>) {
+              return attrs.epsilon == 0;
+            } else {
+              return false;
+            }
+          },
+          op.attrs);
+    case kComputes:
+    case kMoves:
+      break;
+  }
+  return false;
+}
 
 const ToleranceRule& tolerance_rule(OpKind kind) { return info(kind).tolerance; }
 

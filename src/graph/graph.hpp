@@ -58,12 +58,16 @@ using Attributes = detail::Distinct<detail::TypeList<>
 #undef WEBNN_OP
                                     >::variant;
 
+struct Operation;
+
 // The op table's per-op columns (op_table.def, op_traits.hpp).
 // How the output descriptor of `kind` follows from its operands.
 ShapeRule shape_rule(OpKind kind);
 // Whether `kind` only moves, copies or selects its inputs' values (reshape, transpose, slice,
 // gather, where, ...): its results are exact in any data type.
 bool moves_values_only(OpKind kind);
+// Whether `op` can make a NaN or an infinity out of finite values, other than by overflowing.
+bool may_make_specials(const Operation& op);
 // How close the float output of `kind` must be by the WPT rules (conformance::tolerance_for).
 const ToleranceRule& tolerance_rule(OpKind kind);
 

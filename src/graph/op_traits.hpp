@@ -16,9 +16,15 @@ enum class ShapeRule : uint8_t {
 // The data type of a kUnary or kBinary output is the family's: the operand's for element-wise ops,
 // uint8 for comparisons and logical ops.
 
-// Whether an op computes new values or only moves, copies or selects its operands' values (reshape,
-// transpose, slice, gather, where, ...), which makes its results exact in any data type.
-enum class ValueRule : uint8_t { kComputes, kMoves };
+// What an op does to its operands' values.
+enum class ValueRule : uint8_t {
+  kComputes,                  // computes new values; finite operands give finite results but for overflow
+  kMoves,                     // only moves, copies or selects them (reshape, slice, gather, where, ...): exact
+  kMakesSpecials,             // may make a NaN or an infinity out of finite operands (div, log, sqrt, ...;
+                              // batchNormalization divides by the square root of a *given* variance + epsilon)
+  kMakesSpecialsIfNoEpsilon,  // the same only when its `epsilon` option is 0: it divides by the
+                              // square root of a variance it computes (never negative) + epsilon
+};
 
 // How close an op's float output must be to the expected one, by the WPT rules
 // (../shared/wpt/README.md, "How close is close enough"): `base` ULPs (or an absolute tolerance),
