@@ -1,6 +1,7 @@
 #include "graph/graph.hpp"
 
 #include <cstring>
+#include <iterator>
 
 namespace webnn {
 
@@ -8,19 +9,60 @@ namespace {
 struct OpInfo {
   std::string_view name;
   Attributes (*make_attrs)();
+  std::string_view family;
+  ShapeRule shape_rule;
+  ValueRule values;
+  ToleranceRule tolerance;
 };
 template <class A>
 Attributes make() {
   return A{};
 }
+using namespace op_table;
 constexpr OpInfo kOps[] = {
-#define WEBNN_OP(Enum, name, Attrs, family) {name, &make<Attrs>},
+#define WEBNN_OP(Enum, name, Attrs, family, shape_rule, values, tolerance) \
+  {name, &make<Attrs>, #family, shape_rule, values, tolerance},
 #include "graph/op_table.def"
 #undef WEBNN_OP
 };
+
+// The table's size is written down so that adding or removing an op is a decision about each of
+// its columns, not only its name (tests/python/test_operators.py counts the rows too).
+static_assert(std::size(kOps) == kOpKindCount && kOpKindCount == 95);
+
+constexpr bool rows_agree() {
+  for (const OpInfo& op : kOps) {
+    // A shared shape rule is read by the family files that implement it (src/ops/elementwise.cpp,
+    // logical.cpp, reduction.cpp); anywhere else it would be ignored.
+    if ((op.shape_rule == kUnary || op.shape_rule == kBinary) && op.family != "elementwise" && op.family != "logical")
+      return false;
+    if (op.shape_rule == kReduce && op.family != "reduction") return false;
+    // What only moves values cannot round them.
+    if (op.values == kMoves && (op.tolerance.kind != ToleranceRule::Kind::kUlp || op.tolerance.float32 != 0 ||
+                                op.tolerance.float16 != 0 || op.tolerance.count != kNone))
+      return false;
+    // A tolerance counts what an element accumulates or is a fixed bound, never neither.
+    if ((op.tolerance.count == kNone) != (op.tolerance.per_count == 0)) return false;
+    if (op.tolerance.count != kNone && op.tolerance.kind != ToleranceRule::Kind::kUlp) return false;
+  }
+  return true;
+}
+static_assert(rows_agree());
+
+template <class A>
+constexpr bool kHasEpsilon = requires(const A& a) {
+  a.epsilon;
+};
+// kMakesSpecialsIfNoEpsilon reads the op's epsilon.
+#define WEBNN_OP(Enum, name, Attrs, family, shape_rule, values, tolerance) \
+  static_assert((values) != kMakesSpecialsIfNoEpsilon || kHasEpsilon<Attrs>, name);
+#include "graph/op_table.def"
+#undef WEBNN_OP
+
+const OpInfo& info(OpKind kind) { return kOps[static_cast<size_t>(kind)]; }
 }  // namespace
 
-std::string_view op_name(OpKind kind) { return kOps[static_cast<size_t>(kind)].name; }
+std::string_view op_name(OpKind kind) { return info(kind).name; }
 
 std::optional<OpKind> parse_op_name(std::string_view name) {
   for (size_t i = 0; i < kOpKindCount; ++i)
@@ -28,32 +70,34 @@ std::optional<OpKind> parse_op_name(std::string_view name) {
   return std::nullopt;
 }
 
-bool moves_values_only(OpKind kind) {
-  switch (kind) {
-    case OpKind::kReshape:
-    case OpKind::kTranspose:
-    case OpKind::kConcat:
-    case OpKind::kSplit:
-    case OpKind::kSlice:
-    case OpKind::kExpand:
-    case OpKind::kPad:
-    case OpKind::kReverse:
-    case OpKind::kTile:
-    case OpKind::kTriangular:
-    case OpKind::kGather:
-    case OpKind::kGatherElements:
-    case OpKind::kGatherNd:
-    case OpKind::kScatterElements:
-    case OpKind::kScatterNd:
-    case OpKind::kIdentity:
-    case OpKind::kWhere:
+ShapeRule shape_rule(OpKind kind) { return info(kind).shape_rule; }
+
+bool moves_values_only(OpKind kind) { return info(kind).values == kMoves; }
+
+bool may_make_specials(const Operation& op) {
+  switch (info(op.kind).values) {
+    case kMakesSpecials:
       return true;
-    default:
-      return false;
+    case kMakesSpecialsIfNoEpsilon:
+      return std::visit(
+          []<class A>(const A& attrs) {
+            if constexpr (kHasEpsilon<A>) {
+              return attrs.epsilon == 0;
+            } else {
+              return false;
+            }
+          },
+          op.attrs);
+    case kComputes:
+    case kMoves:
+      break;
   }
+  return false;
 }
 
-Attributes default_attributes(OpKind kind) { return kOps[static_cast<size_t>(kind)].make_attrs(); }
+const ToleranceRule& tolerance_rule(OpKind kind) { return info(kind).tolerance; }
+
+Attributes default_attributes(OpKind kind) { return info(kind).make_attrs(); }
 
 BufferRef BufferRef::copy_of(std::span<const std::byte> bytes) {
   return adopt(std::vector<std::byte>(bytes.begin(), bytes.end()));

@@ -13,18 +13,19 @@
 #include <vector>
 
 #include "graph/attributes.hpp"
+#include "graph/op_traits.hpp"
 #include "webnn/types.hpp"
 
 namespace webnn {
 
 enum class OpKind : uint16_t {
-#define WEBNN_OP(Enum, name, Attrs, family) k##Enum,
+#define WEBNN_OP(Enum, name, Attrs, family, ...) k##Enum,
 #include "graph/op_table.def"
 #undef WEBNN_OP
 };
 
 inline constexpr size_t kOpKindCount = 0
-#define WEBNN_OP(Enum, name, Attrs, family) +1
+#define WEBNN_OP(Enum, name, Attrs, family, ...) +1
 #include "graph/op_table.def"
 #undef WEBNN_OP
     ;
@@ -52,14 +53,23 @@ struct Distinct<TypeList<Seen...>, T, Todo...>
 // One alternative per distinct attribute struct of the op table, in table order (NoAttrs first),
 // so adding an op with a new struct needs no change here.
 using Attributes = detail::Distinct<detail::TypeList<>
-#define WEBNN_OP(Enum, name, Attrs, family) , Attrs
+#define WEBNN_OP(Enum, name, Attrs, family, ...) , Attrs
 #include "graph/op_table.def"
 #undef WEBNN_OP
                                     >::variant;
 
+struct Operation;
+
+// The op table's per-op columns (op_table.def, op_traits.hpp).
+// How the output descriptor of `kind` follows from its operands.
+ShapeRule shape_rule(OpKind kind);
 // Whether `kind` only moves, copies or selects its inputs' values (reshape, transpose, slice,
 // gather, where, ...): its results are exact in any data type.
 bool moves_values_only(OpKind kind);
+// Whether `op` can make a NaN or an infinity out of finite values, other than by overflowing.
+bool may_make_specials(const Operation& op);
+// How close the float output of `kind` must be by the WPT rules (conformance::tolerance_for).
+const ToleranceRule& tolerance_rule(OpKind kind);
 
 // Default-constructed attributes of the struct the op table assigns to `kind`.
 Attributes default_attributes(OpKind kind);

@@ -1,4 +1,7 @@
 // Element-wise binary and unary operators, activations, clamp and cast.
+#include <type_traits>
+#include <variant>
+
 #include "ops/families.hpp"
 #include "ops/number_cast.hpp"
 #include "ops/ops.hpp"
@@ -32,14 +35,20 @@ OperandDescriptor infer_unary(const Graph& graph, const Operation& op) {
   return input;
 }
 
+// The ops of the table's kUnary rule: infer_unary, then the options of the scalar activations.
 // spec: #api-mlgraphbuilder-elu, #api-mlgraphbuilder-hard-sigmoid, #api-mlgraphbuilder-leakyrelu,
 // #api-mlgraphbuilder-linear. The options (alpha, beta) are `double` members, WebIDL restricted
 // doubles: NaN and infinities are a TypeError. The algorithms then cast them to the input's data
 // type, which cannot fail (a float16 cast may overflow to +-Infinity); the kernels do that cast.
-template <class A>
-OperandDescriptor infer_scalar_activation(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_unary_rule(const Graph& graph, const Operation& op) {
   OperandDescriptor out = infer_unary(graph, op);
-  A::fields(std::get<A>(op.attrs), [&](const char* name, double value) { check_finite_option(op, name, value); });
+  std::visit(
+      [&]<class A>(const A& attrs) {
+        A::fields(attrs, [&](const char* name, const auto& value) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, double>) check_finite_option(op, name, value);
+        });
+      },
+      op.attrs);
   return out;
 }
 
@@ -84,46 +93,16 @@ OperandDescriptor infer_cast(const Graph& graph, const Operation& op) {
 }  // namespace
 
 std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, const Operation& op) {
-  switch (op.kind) {
-    case OpKind::kAdd:
-    case OpKind::kSub:
-    case OpKind::kMul:
-    case OpKind::kDiv:
-    case OpKind::kMax:
-    case OpKind::kMin:
-    case OpKind::kPow:
+  switch (shape_rule(op.kind)) {
+    case ShapeRule::kBinary:
       return {infer_binary(graph, op)};
-    case OpKind::kAbs:
-    case OpKind::kCeil:
-    case OpKind::kCos:
-    case OpKind::kErf:
-    case OpKind::kExp:
-    case OpKind::kFloor:
-    case OpKind::kIdentity:
-    case OpKind::kLog:
-    case OpKind::kNeg:
-    case OpKind::kReciprocal:
-    case OpKind::kRoundEven:
-    case OpKind::kSin:
-    case OpKind::kSign:
-    case OpKind::kSqrt:
-    case OpKind::kTan:
-    case OpKind::kRelu:
-    case OpKind::kSigmoid:
-    case OpKind::kTanh:
-    case OpKind::kGelu:
-    case OpKind::kHardSwish:
-    case OpKind::kSoftplus:
-    case OpKind::kSoftsign:
-      return {infer_unary(graph, op)};
-    case OpKind::kElu:
-      return {infer_scalar_activation<EluAttrs>(graph, op)};
-    case OpKind::kHardSigmoid:
-      return {infer_scalar_activation<HardSigmoidAttrs>(graph, op)};
-    case OpKind::kLeakyRelu:
-      return {infer_scalar_activation<LeakyReluAttrs>(graph, op)};
-    case OpKind::kLinear:
-      return {infer_scalar_activation<LinearAttrs>(graph, op)};
+    case ShapeRule::kUnary:
+      return {infer_unary_rule(graph, op)};
+    case ShapeRule::kOwn:
+    case ShapeRule::kReduce:
+      break;
+  }
+  switch (op.kind) {
     case OpKind::kPrelu:
       return {infer_prelu(graph, op)};
     case OpKind::kClamp:

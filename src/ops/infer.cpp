@@ -5,8 +5,8 @@ namespace webnn::ops {
 
 std::vector<OperandDescriptor> infer(const Graph& graph, const Operation& op) {
   switch (op.kind) {
-#define WEBNN_OP(Enum, name, Attrs, family) \
-  case OpKind::k##Enum:                     \
+#define WEBNN_OP(Enum, name, Attrs, family, ...) \
+  case OpKind::k##Enum:                          \
     return infer_##family(graph, op);
 #include "graph/op_table.def"
 #undef WEBNN_OP

@@ -51,26 +51,16 @@ OperandDescriptor infer_where(const Graph& graph, const Operation& op) {
 }  // namespace
 
 std::vector<OperandDescriptor> infer_logical(const Graph& graph, const Operation& op) {
-  switch (op.kind) {
-    case OpKind::kEqual:
-    case OpKind::kNotEqual:
-    case OpKind::kGreater:
-    case OpKind::kGreaterOrEqual:
-    case OpKind::kLesser:
-    case OpKind::kLesserOrEqual:
-    case OpKind::kLogicalAnd:
-    case OpKind::kLogicalOr:
-    case OpKind::kLogicalXor:
+  switch (shape_rule(op.kind)) {
+    case ShapeRule::kBinary:
       return {infer_logical_op(graph, op, /*binary=*/true)};
-    case OpKind::kLogicalNot:
-    case OpKind::kIsNaN:
-    case OpKind::kIsInfinite:
+    case ShapeRule::kUnary:
       return {infer_logical_op(graph, op, /*binary=*/false)};
-    case OpKind::kWhere:
-      return {infer_where(graph, op)};
-    default:
+    case ShapeRule::kOwn:
+    case ShapeRule::kReduce:
       break;
   }
+  if (op.kind == OpKind::kWhere) return {infer_where(graph, op)};
   throw_error(ErrorKind::kNotSupportedError, op_prefix(op) + ": not a comparison, logical or selection operator");
 }
 

@@ -91,18 +91,8 @@ OperandDescriptor infer_cumulative_sum(const Graph& graph, const Operation& op) 
 }  // namespace
 
 std::vector<OperandDescriptor> infer_reduction(const Graph& graph, const Operation& op) {
+  if (shape_rule(op.kind) == ShapeRule::kReduce) return {infer_reduce(graph, op)};
   switch (op.kind) {
-    case OpKind::kReduceL1:
-    case OpKind::kReduceL2:
-    case OpKind::kReduceLogSum:
-    case OpKind::kReduceLogSumExp:
-    case OpKind::kReduceMax:
-    case OpKind::kReduceMean:
-    case OpKind::kReduceMin:
-    case OpKind::kReduceProduct:
-    case OpKind::kReduceSum:
-    case OpKind::kReduceSumSquare:
-      return {infer_reduce(graph, op)};
     case OpKind::kArgMax:
     case OpKind::kArgMin:
       return {infer_arg_min_max(graph, op)};

@@ -76,30 +76,6 @@ std::vector<PostOp> eltwise_chain(const Operation& op) {
   }
 }
 
-namespace {
-
-// Whether `op` can make a NaN or an infinity out of finite values, other than by overflowing.
-bool creates_specials(const Operation& op) {
-  switch (op.kind) {
-    case OpKind::kDiv:
-    case OpKind::kPow:
-    case OpKind::kReciprocal:
-    case OpKind::kLog:
-    case OpKind::kSqrt:
-    case OpKind::kReduceLogSum:
-    case OpKind::kBatchNormalization:  // divides by sqrt(a given variance + epsilon)
-      return true;
-    case OpKind::kLayerNormalization:
-      return std::get<LayerNormalizationAttrs>(op.attrs).epsilon == 0;
-    case OpKind::kInstanceNormalization:
-      return std::get<InstanceNormalizationAttrs>(op.attrs).epsilon == 0;
-    default:
-      return false;
-  }
-}
-
-}  // namespace
-
 std::vector<bool> may_hold_specials(const Graph& graph, bool inputs) {
   std::vector<bool> specials(graph.operands.size(), false);
   for (OperandId id = 0; id < graph.operands.size(); ++id) {
@@ -113,7 +89,7 @@ std::vector<bool> may_hold_specials(const Graph& graph, bool inputs) {
     }
   }
   for (const Operation& op : graph.operations) {
-    bool any = creates_specials(op);
+    bool any = may_make_specials(op);
     for_each_input(op, [&](OperandId id) { any = any || specials[id]; });
     for (OperandId id : op.outputs) specials[id] = any;
   }

@@ -6,8 +6,8 @@ namespace webnn::reference {
 // make_F_kernel(), so a new op of an existing family needs no change here.
 Kernel make_kernel(const Graph& graph, const Operation& op) {
   switch (op.kind) {
-#define WEBNN_OP(Enum, name, Attrs, family) \
-  case OpKind::k##Enum:                     \
+#define WEBNN_OP(Enum, name, Attrs, family, ...) \
+  case OpKind::k##Enum:                          \
     return make_##family##_kernel(graph, op);
 #include "graph/op_table.def"
 #undef WEBNN_OP

@@ -79,7 +79,7 @@ json fields_json() {
 
 json describe_op_table() {
   json ops = json::array();
-#define WEBNN_OP(Enum, name, Attrs, family)                                                                    \
+#define WEBNN_OP(Enum, name, Attrs, family, ...)                                                               \
   {                                                                                                            \
     const OpSignature* sig = find_op_signature(OpKind::k##Enum);                                               \
     if (!sig) throw std::logic_error(std::string("no signature for ") + name);                                 \

@@ -1340,8 +1340,8 @@ void export_quantization(OpExport& c) {
 
 void export_op(OpExport& c) {
   switch (c.op.kind) {
-#define WEBNN_OP(Enum, name, Attrs, family) \
-  case OpKind::k##Enum:                     \
+#define WEBNN_OP(Enum, name, Attrs, family, ...) \
+  case OpKind::k##Enum:                          \
     return export_##family(c);
 #include "graph/op_table.def"
 #undef WEBNN_OP
