@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <new>
 #include <utility>
 
@@ -167,13 +168,15 @@ void ContextImpl::set_before_compute_hook(std::function<void()> hook) {
   compute_hook = std::move(hook);
 }
 
+// The checks of every write, read and dispatch: their messages are built only when one fails.
 void ContextImpl::check_tensor_locked(const TensorImpl* tensor, const char* method) const {
-  type_error_if(tensor->context_id != this, std::string(method) + ": the tensor belongs to another context");
-  type_error_if(tensor->destroyed.load(), std::string(method) + ": the tensor is destroyed");
+  if (tensor->context_id != this)
+    throw_error(ErrorKind::kTypeError, std::string(method) + ": the tensor belongs to another context");
+  if (tensor->destroyed.load()) throw_error(ErrorKind::kTypeError, std::string(method) + ": the tensor is destroyed");
 }
 
 std::shared_ptr<TensorImpl> ContextImpl::check_own_tensor_locked(const MLTensor& tensor, const char* method) const {
-  type_error_if(!tensor.impl(), std::string(method) + ": the tensor is an empty handle");
+  if (!tensor.impl()) throw_error(ErrorKind::kTypeError, std::string(method) + ": the tensor is an empty handle");
   check_tensor_locked(tensor.impl().get(), method);
   return tensor.impl();
 }
@@ -188,40 +191,61 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<GraphImpl>& g = graph.impl();
-  type_error_if(!g, "dispatch: the graph is an empty handle");
-  type_error_if(g->context_id != this, "dispatch: the graph belongs to another context");
+  if (!g) throw_error(ErrorKind::kTypeError, "dispatch: the graph is an empty handle");
+  if (g->context_id != this) throw_error(ErrorKind::kTypeError, "dispatch: the graph belongs to another context");
   if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "dispatch: the graph is destroyed");
 
-  // allTensors: no tensor twice, each of this context and alive.
-  std::map<const TensorImpl*, std::string> seen;
-  auto check_all = [&](const MLNamedTensors& tensors, const char* role) {
+  // allTensors: no tensor twice, each of this context and alive. Messages are built only for a
+  // failure: a dispatch is on every decode step's path.
+  auto who = [](const char* role, const std::string& name) { return std::string(role) + " " + quoted(name); };
+  struct Bound {
+    const TensorImpl* tensor;
+    const char* role;
+    const std::string* name;
+  };
+  std::vector<Bound> bound;
+  bound.reserve(inputs.size() + outputs.size());
+  auto bind_all = [&](const MLNamedTensors& tensors, const char* role) {
     for (const auto& [name, tensor] : tensors) {
-      const std::string who = std::string(role) + " " + quoted(name);
-      type_error_if(!tensor.impl(), "dispatch: " + who + " is an empty handle");
-      auto [it, fresh] = seen.emplace(tensor.impl().get(), who);
-      type_error_if(!fresh, "dispatch: " + it->second + " and " + who + " are the same tensor");
-      type_error_if(tensor.impl()->context_id != this, "dispatch: " + who + " belongs to another context");
-      type_error_if(tensor.impl()->destroyed.load(), "dispatch: " + who + " is destroyed");
+      if (!tensor.impl()) throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is an empty handle");
+      bound.push_back({tensor.impl().get(), role, &name});
     }
   };
-  check_all(inputs, "input");
-  check_all(outputs, "output");
+  bind_all(inputs, "input");
+  bind_all(outputs, "output");
+  // As the spec orders them: no tensor twice, then each of this context and alive.
+  std::vector<Bound> by_tensor = bound;  // equal pointers adjacent, the one bound first before the other
+  std::stable_sort(by_tensor.begin(), by_tensor.end(),
+                   [](const Bound& a, const Bound& b) { return std::less<>()(a.tensor, b.tensor); });
+  for (size_t i = 1; i < by_tensor.size(); ++i)
+    if (by_tensor[i].tensor == by_tensor[i - 1].tensor)
+      throw_error(ErrorKind::kTypeError, "dispatch: " + who(by_tensor[i - 1].role, *by_tensor[i - 1].name) + " and " +
+                                             who(by_tensor[i].role, *by_tensor[i].name) + " are the same tensor");
+  for (const Bound& b : bound) {
+    if (b.tensor->context_id != this)
+      throw_error(ErrorKind::kTypeError, "dispatch: " + who(b.role, *b.name) + " belongs to another context");
+    if (b.tensor->destroyed.load())
+      throw_error(ErrorKind::kTypeError, "dispatch: " + who(b.role, *b.name) + " is destroyed");
+  }
 
   // spec: "validate tensors with descriptors"
   auto check_descriptors = [&](const MLNamedTensors& tensors, const std::map<std::string, OperandDescriptor>& expected,
                                const char* role) {
     for (const auto& [name, tensor] : tensors) {
       const TensorImpl& t = *tensor.impl();
-      type_error_if(t.is_constant, "dispatch: " + std::string(role) + " " + quoted(name) + " is a constant tensor");
+      if (t.is_constant) throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is a constant tensor");
       auto it = expected.find(name);
-      type_error_if(it == expected.end(), "dispatch: " + quoted(name) + " is not an " + role + " of the graph");
-      type_error_if(t.operand_desc() != it->second, "dispatch: " + std::string(role) + " " + quoted(name) + " is " +
-                                                        t.operand_desc().to_string() + " but the graph expects " +
-                                                        it->second.to_string());
+      if (it == expected.end())
+        throw_error(ErrorKind::kTypeError, "dispatch: " + quoted(name) + " is not an " + role + " of the graph");
+      if (t.operand_desc() != it->second)
+        throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is " + t.operand_desc().to_string() +
+                                               " but the graph expects " + it->second.to_string());
     }
-    for (const auto& [name, desc] : expected)
-      type_error_if(!tensors.count(name), "dispatch: the graph's " + std::string(role) + " " + quoted(name) + " (" +
-                                              desc.to_string() + ") is missing");
+    if (tensors.size() != expected.size())  // every given name is expected: one is missing
+      for (const auto& [name, desc] : expected)
+        if (!tensors.count(name))
+          throw_error(ErrorKind::kTypeError,
+                      "dispatch: the graph's " + who(role, name) + " (" + desc.to_string() + ") is missing");
   };
   check_descriptors(inputs, g->input_descriptors, "input");
   check_descriptors(outputs, g->output_descriptors, "output");
@@ -246,11 +270,11 @@ void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
   std::vector<const std::byte*> in_ptrs;
   for (size_t i = 0; i < inputs.size(); ++i) {
     const TensorImpl& t = *inputs[i];
-    const std::string who = "dispatch: input " + quoted(graph->ir->inputs[i].name);
+    auto who = [&] { return "dispatch: input " + quoted(graph->ir->inputs[i].name); };
     if (const Failure* f = failure_of(inputs[i]))
-      failure = Failure{f->kind, who + " holds no valid data (" + f->message + ")"};
+      failure = Failure{f->kind, who() + " holds no valid data (" + f->message + ")"};
     else if (t.data.size() != byte_length_of(t))
-      failure = Failure{ErrorKind::kUnknownError, who + " has no storage"};
+      failure = Failure{ErrorKind::kUnknownError, who() + " has no storage"};
     in_ptrs.push_back(t.data.data());
   }
   std::vector<std::byte*> out_ptrs;
@@ -387,10 +411,13 @@ void ContextImpl::read_tensor(const MLTensor& tensor, size_t out_size, std::shar
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
   if (auto e = check_read_locked(t.get())) throw *e;
   const uint64_t n = byte_length_of(*t);
-  type_error_if(out_size != n, "readTensor: the output buffer holds " + std::to_string(out_size) + " bytes but " +
-                                   t->operand_desc().to_string() + " needs " + std::to_string(n));
+  if (out_size != n)
+    throw_error(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out_size) +
+                                           " bytes but " + t->operand_desc().to_string() + " needs " +
+                                           std::to_string(n));
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
-  type_error_if(read->tensor() != t.get(), "readTensor: the pending read was made for another tensor");
+  if (read->tensor() != t.get())
+    throw_error(ErrorKind::kTypeError, "readTensor: the pending read was made for another tensor");
   queue_read_locked(t, std::move(read));
 }
 
@@ -418,10 +445,12 @@ void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   std::shared_ptr<TensorImpl> t = check_own_tensor_locked(tensor, "writeTensor");
-  type_error_if(!t->desc.writable, "writeTensor: the tensor was not created with writable = true");
+  if (!t->desc.writable)
+    throw_error(ErrorKind::kTypeError, "writeTensor: the tensor was not created with writable = true");
   const uint64_t n = byte_length_of(*t);
-  type_error_if(data.size() != n, "writeTensor: the buffer holds " + std::to_string(data.size()) + " bytes but " +
-                                      t->operand_desc().to_string() + " needs " + std::to_string(n));
+  if (data.size() != n)
+    throw_error(ErrorKind::kTypeError, "writeTensor: the buffer holds " + std::to_string(data.size()) + " bytes but " +
+                                           t->operand_desc().to_string() + " needs " + std::to_string(n));
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "writeTensor: the context is lost");
   // spec: the bytes are copied before the call returns.
   std::vector<std::byte> bytes(data.begin(), data.end());
