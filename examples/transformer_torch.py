@@ -64,8 +64,14 @@ class Attention(nn.Module):
         present = (k, v)
         keys, values = k, v
         if hp.group > 1:  # query head j reads key/value head j // group
-            keys = k.repeat_interleave(hp.group, dim=1)
-            values = v.repeat_interleave(hp.group, dim=1)
+            # k.repeat_interleave(group, dim=1), written as an expand and a reshape (as Hugging Face's
+            # repeat_kv is): torch.onnx.export's repeat_interleave reshapes with a 0 that copies the
+            # wrong dimension, and the exported model fails in ONNX Runtime (docs/transformers.md).
+            def repeat(t):
+                b, kv, total, hd = t.shape
+                return t[:, :, None].expand(b, kv, hp.group, total, hd).reshape(b, kv * hp.group, total, hd)
+
+            keys, values = repeat(k), repeat(v)
         scores = q @ keys.transpose(-1, -2) / math.sqrt(hp.head_dim)
         total = keys.shape[2]
         # Query i (at position start + i) sees keys 0 .. start + i.

@@ -129,3 +129,72 @@ def test_onnx_external_data_through_a_symlink_is_refused(tmp_path):
                       [w])
     with pytest.raises(webnn.DataError, match='initializer "w": external data "linkdir/passwd" leaves'):
         webnn.load(path)
+
+
+@pytest.mark.parametrize("equation,shapes", [("i,j->ij", [(3,), (4,)]), ("bi,bj->bij", [(2, 3), (2, 4)]),
+                                             ("bhi,bj->bjih", [(2, 5, 3), (2, 4)]), ("i,j->ji", [(3,), (2,)])])
+def test_einsum_outer_products_import(context, tmp_path, equation, shapes):
+    # Rotary position tables come out of torch.onnx.export as Einsum("i,j->ij"): a product with no
+    # contracted label, once refused ("an equation other than a (batched) matmul").
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(1)
+    a, b = (rng.standard_normal(s).astype(np.float32) for s in shapes)
+    expected = np.einsum(equation, a, b)
+    path = onnx_model(tmp_path / "e.onnx", [helper.make_node("Einsum", ["a", "b"], ["y"], equation=equation)],
+                      [helper.make_tensor_value_info("a", TensorProto.FLOAT, list(shapes[0])),
+                       helper.make_tensor_value_info("b", TensorProto.FLOAT, list(shapes[1]))],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(expected.shape))])
+    got = context.compute(webnn.load(path), {"a": a, "b": b})["y"]
+    np.testing.assert_array_equal(got, expected)  # one product per element: exact
+
+
+def test_einsum_with_a_repeated_label_is_refused(tmp_path):
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper
+    path = onnx_model(tmp_path / "e.onnx", [helper.make_node("Einsum", ["a", "b"], ["y"], equation="ii,j->ij")],
+                      [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3, 3]),
+                       helper.make_tensor_value_info("b", TensorProto.FLOAT, [2])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])])
+    with pytest.raises(webnn.NotSupportedError, match="a label repeated within a term"):
+        webnn.load(path)
+
+
+def test_a_shape_chain_through_any_integer_ops_is_known_at_build_time(context, tmp_path):
+    # PyTorch's repeat_interleave export computes an Expand's shape as Shape -> ConstantOfShape ->
+    # Mul -> Equal -> Where (-> Expand -> Split -> Concat ...): every step is known at import from
+    # static shapes. Where had no fold of its own, so the Expand said its shape "must be known when
+    # the graph is built, but it is computed at run time"; the reference kernels now compute every
+    # integer operation over known values as the importer adds it.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    i64 = TensorProto.INT64
+    nodes = [
+        helper.make_node("Shape", ["x"], ["s"]),                                    # [2]
+        helper.make_node("ConstantOfShape", ["one"], ["ones"],
+                         value=numpy_helper.from_array(np.array([1], np.int64))),   # [1]
+        helper.make_node("Mul", ["ones", "minus_one"], ["m"]),                      # [-1]
+        helper.make_node("Equal", ["s", "m"], ["is_m"]),                            # [F]
+        helper.make_node("Where", ["is_m", "ones", "s"], ["count"]),                # [2]
+        helper.make_node("Expand", ["three", "count"], ["threes"]),                 # [3, 3]
+        helper.make_node("Split", ["threes", "halves"], ["g0", "g1"], axis=0),      # [3], [3]
+        helper.make_node("Concat", ["one", "g0", "minus_one_1"], ["wanted"], axis=0),  # [1, 3, -1]
+        helper.make_node("Equal", ["wanted", "m3"], ["is_m1"]),                     # [F, F, T]
+        helper.make_node("Where", ["is_m1", "ones3", "wanted"], ["shape"]),         # [1, 3, 1]
+        helper.make_node("Expand", ["z", "shape"], ["y"]),
+    ]
+    inits = [numpy_helper.from_array(np.array([1], np.int64), "one"),
+             numpy_helper.from_array(np.array(-1, np.int64), "minus_one"),
+             numpy_helper.from_array(np.array(3, np.int64), "three"),
+             numpy_helper.from_array(np.array([1, 1], np.int64), "halves"),
+             numpy_helper.from_array(np.array([-1], np.int64), "minus_one_1"),
+             numpy_helper.from_array(np.array([-1, -1, -1], np.int64), "m3"),
+             numpy_helper.from_array(np.array([1, 1, 1], np.int64), "ones3")]
+    path = onnx_model(tmp_path / "chain.onnx", nodes,
+                      [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2]),
+                       helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 1, 4])],
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3, 4])], inits)
+    g = webnn.load(path)
+    z = np.array([[[1, 2, 3, 4]]], np.float32)
+    y = context.compute(g, {"x": np.zeros(2, np.float32), "z": z})["y"]
+    np.testing.assert_array_equal(y, np.broadcast_to(z, (1, 3, 4)))

@@ -269,6 +269,53 @@ def test_smollm_shaped_llama_matches_pytorch(smollm, backend):
     assert np.abs(np.array(expected)).max() > 0.1  # logits of a useful size, not all near zero
 
 
+class _ExportStep(torch.nn.Module):
+    """The decoder as Hugging Face's exports call it: ids and the past keys/values in, logits and
+    the present keys/values out."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, ids, *past):
+        logits, present = self.model(ids, [(past[2 * i], past[2 * i + 1]) for i in range(len(past) // 2)])
+        return (logits, *[t for kv in present for t in kv])
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_grouped_query_decoder_exported_by_pytorch_imports_and_runs(backend, tmp_path):
+    """Item 6: the Llama decoder of SmolLM-135M's shape (9 query heads over 3 key/value heads,
+    RMSNorm, rotary positions, SwiGLU), cut to 2 layers and a 512-token vocabulary to stay quick,
+    exported by torch.onnx.export (opset 17, static shapes: 3 new tokens after 7 past positions),
+    imported and run by WebNN: logits and present keys/values within 1e-3 of PyTorch's. Its shape
+    arithmetic (the rotary table's Einsum outer product, the key/value heads' expand) is known at
+    import and folded."""
+    onnx = pytest.importorskip("onnx")
+    hp = dataclasses.replace(tm.SMOLLM_135M, vocab_size=512, layers=2, context_length=64)
+    model = tt.from_weights(hp, tm.random_weights(hp, 3)).eval()
+    rng = np.random.default_rng(4)
+    past = [rng.standard_normal((1, hp.kv_heads, 7, hp.head_dim)).astype(np.float32) for _ in range(2 * hp.layers)]
+    ids = np.array([[5, 17, 42]], np.int64)
+    names = [f"past{i}" for i in range(len(past))]
+    path = tmp_path / "decoder.onnx"
+    with torch.no_grad():
+        step = _ExportStep(model)
+        expected = [t.numpy() for t in step(torch.from_numpy(ids), *map(torch.from_numpy, past))]
+        torch.onnx.export(step, (torch.from_numpy(ids), *map(torch.from_numpy, past)), str(path), opset_version=17,
+                          input_names=["ids", *names], output_names=["logits", *[f"present{i}" for i in range(len(past))]])
+    assert "Einsum" in {n.op_type for n in onnx.load(str(path)).graph.node}
+    graph = webnn.load(str(path))
+    context = webnn.ML().create_context(backend=backend)
+    try:
+        got = context.compute(graph, {"ids": ids, **dict(zip(names, past))})
+    finally:
+        context.destroy()
+    np.testing.assert_allclose(got["logits"], expected[0], rtol=0, atol=1e-3)
+    for i in range(len(past)):
+        np.testing.assert_allclose(got[f"present{i}"], expected[1 + i], rtol=0, atol=1e-3)
+    assert np.abs(expected[0]).max() > 0.1
+
+
 def test_the_cache_never_crosses_to_host(random_checkpoint):
     context = webnn.ML().create_context(backend="reference")
     try:

@@ -386,6 +386,7 @@ OperandId Importer::operand_of(const std::string& name, const std::string& where
   if (!v.id) {
     v.id = b_.add_constant(v.desc, *v.data, name);
     keep_in_graph(*v.data, where);
+    known_[*v.id] = *v.data;
   }
   return *v.id;
 }
@@ -570,6 +571,9 @@ std::vector<std::string> NodeCtx::attr_strings(std::string_view name) const {
 
 void NodeCtx::set_out(size_t i, OperandId id, bool is_bool) const {
   if (!wants_output(i)) return;
+  // Known at import (fold_known): the output is that value, for the nodes that need it at build
+  // time; the operations that computed it stay only where something else reads them.
+  if (const BufferRef* data = im.known(id)) return set_const_out(i, im.builder().desc(id), *data, is_bool);
   const std::string& name = node.output(static_cast<int>(i));
   Value v;
   v.desc = im.builder().desc(id);
@@ -610,7 +614,43 @@ void NodeCtx::set_const_out(size_t i, const OperandDescriptor& desc, BufferRef d
 }
 
 std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> inputs, Attributes attrs) const {
-  return im.builder().add_operation(kind, std::move(inputs), std::move(attrs), node.name());
+  std::vector<OperandId> outputs = im.builder().add_operation(kind, inputs, attrs, node.name());
+  fold_known(kind, inputs, attrs, outputs);
+  return outputs;
+}
+
+// Whatever operators a chain of values known at import passes through (PyTorch's
+// repeat_interleave: Shape -> ConstantOfShape -> Mul -> Equal -> Where -> Expand -> Split ->
+// Concat -> Equal -> Where -> Expand), each WebNN operation a lowering adds over known operands is
+// computed then by the reference kernels, so the chain is known where a later node needs it when
+// the graph is built (an Expand's shape). Only integer values (shapes, indices, masks): exact on
+// every backend, where a float operation's last bits are the backend's own. The fold limit and the
+// memory budget hold as for every fold.
+void NodeCtx::fold_known(OpKind kind, const std::vector<OperandId>& inputs, const Attributes& attrs,
+                         const std::vector<OperandId>& outputs) const {
+  if (inputs.empty()) return;
+  auto small_integers = [&](OperandId id) {
+    const OperandDescriptor& d = im.builder().desc(id);
+    return !is_floating_point(d.data_type) && count_of(d.shape) <= kMaxFoldElements;
+  };
+  std::vector<HostTensor> values;
+  for (OperandId id : inputs) {
+    const BufferRef* data = im.known(id);
+    if (!data || !small_integers(id)) return;
+    values.push_back({im.builder().desc(id), *data});
+  }
+  for (OperandId id : outputs)
+    if (!small_integers(id)) return;
+  std::vector<HostTensor> results;
+  try {
+    for (OperandId id : outputs)
+      if (!fold_fits(im.builder().desc(id))) return;
+    results = reference::run_operation(kind, values, attrs);
+  } catch (const Error&) {
+    return;  // past the memory budget, or refused by the kernels: left to run time, as the builder accepted it
+  }
+  for (size_t k = 0; k < outputs.size() && k < results.size(); ++k)
+    im.set_known(outputs[k], std::move(results[k].data));
 }
 
 const OperandDescriptor& NodeCtx::desc_of(OperandId id) const { return im.builder().desc(id); }

@@ -121,6 +121,10 @@ struct NodeCtx {
 
   // ---- Building ----
   std::vector<OperandId> add_multi(OpKind kind, std::vector<OperandId> inputs, Attributes attrs) const;
+  // Computes, with the reference kernels, an integer-valued operation whose operands are all known
+  // at import, as add_multi adds it (import.cpp).
+  void fold_known(OpKind kind, const std::vector<OperandId>& inputs, const Attributes& attrs,
+                  const std::vector<OperandId>& outputs) const;
   OperandId add(OpKind kind, std::vector<OperandId> inputs, Attributes attrs = NoAttrs{}) const {
     return add_multi(kind, std::move(inputs), std::move(attrs)).at(0);
   }
@@ -193,6 +197,13 @@ class Importer {
   Importer(GraphBuilder& builder, std::string origin, uint64_t memory_budget)
       : b_(builder), origin_(std::move(origin)), budget_(memory_budget) {}
   GraphBuilder& builder() { return b_; }
+  // The value of an operand known at import (a constant made from a known value, or an operation
+  // over known values folded as it was added), or nullptr.
+  const BufferRef* known(OperandId id) const {
+    auto it = known_.find(id);
+    return it == known_.end() ? nullptr : &it->second;
+  }
+  void set_known(OperandId id, BufferRef data) { known_[id] = std::move(data); }
   const std::string& origin() const { return origin_; }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   // A defined value (the node loop checks that every input is defined before lowering).
@@ -227,6 +238,7 @@ class Importer {
   const std::map<std::string, std::string>& needed_defaults() const { return needed_defaults_; }
 
  private:
+  std::unordered_map<OperandId, BufferRef> known_;
   struct Held {
     uint64_t bytes = 0;
     uint32_t holders = 0;   // values that refer to the bytes

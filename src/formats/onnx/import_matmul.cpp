@@ -66,7 +66,32 @@ void lower_det(const NodeCtx& c) {
   c.set_out(0, c.reshape(det(0, all), batch));
 }
 
-// Einsum: the equations that are a (batched) matmul or a transpose.
+// Einsum of two operands with no contracted label ("i,j->ij", "bi,bj->bij", "bhi,bj->bhij"): each
+// operand transposed to [batch.., its own labels..] and given 1s where the other's labels go, then
+// multiplied with broadcasting and transposed to the output's order. Every label of an operand must
+// be kept in the output and appear once in its term.
+template <typename PermTo>
+void lower_einsum_product(const NodeCtx& c, const std::string& a, const std::string& b, const std::string& out,
+                          const std::string& batch, const std::string& i_labels, const std::string& j_labels,
+                          const PermTo& perm_to) {
+  for (const std::string* term : {&a, &b, &out})
+    for (size_t p = 0; p < term->size(); ++p)
+      if (term->find((*term)[p], p + 1) != std::string::npos) c.unsupported("a label repeated within a term");
+  const std::string want_a = batch + i_labels, want_b = batch + j_labels, want_o = batch + i_labels + j_labels;
+  if (want_a.size() != a.size() || want_b.size() != b.size() || want_o.size() != out.size())
+    c.unsupported("an equation other than a (batched) matmul or an outer product");
+  auto pa = perm_to(a, want_a), pb = perm_to(b, want_b), po = perm_to(want_o, out);
+  if (pa.size() != a.size() || pb.size() != b.size() || po.size() != out.size())
+    c.unsupported("an equation other than a (batched) matmul or an outer product");
+  OperandId x = c.transpose(c.operand(0), pa), y = c.transpose(c.operand(1), pb);
+  Shape xs = c.desc_of(x).shape, ys = c.desc_of(y).shape;
+  xs.insert(xs.end(), j_labels.size(), 1);
+  ys.insert(ys.begin() + std::ptrdiff_t(batch.size()), i_labels.size(), 1);
+  OperandId product = c.add(OpKind::kMul, {c.reshape(x, xs), c.reshape(y, ys)});
+  c.set_out(0, c.transpose(product, po));
+}
+
+// Einsum: the equations that are a (batched) matmul, an outer product or a transpose.
 void lower_einsum(const NodeCtx& c) {
   std::string eq;
   for (char ch : c.attr_s("equation", ""))
@@ -114,12 +139,13 @@ void lower_einsum(const NodeCtx& c) {
     else if (in_b && !in_o)
       ka += ch;
   }
-  if (ka.size() != 1 || out.size() != batch.size() + 2) c.unsupported("an equation other than a (batched) matmul");
-  std::string i_labels, j_labels;
+  std::string i_labels, j_labels;  // the labels of one operand only, kept in the output
   for (char ch : a)
-    if (batch.find(ch) == std::string::npos && ch != ka[0]) i_labels += ch;
+    if (batch.find(ch) == std::string::npos && ka.find(ch) == std::string::npos) i_labels += ch;
   for (char ch : b)
-    if (batch.find(ch) == std::string::npos && ch != ka[0]) j_labels += ch;
+    if (batch.find(ch) == std::string::npos && ka.find(ch) == std::string::npos) j_labels += ch;
+  if (ka.empty()) return lower_einsum_product(c, a, b, out, batch, i_labels, j_labels, perm_to);
+  if (ka.size() != 1 || out.size() != batch.size() + 2) c.unsupported("an equation other than a (batched) matmul");
   if (i_labels.size() != 1 || j_labels.size() != 1) c.unsupported("an equation other than a (batched) matmul");
   std::string want_a = batch + i_labels + ka, want_b = batch + ka + j_labels, want_o = batch + i_labels + j_labels;
   auto pa = perm_to(a, want_a), pb = perm_to(b, want_b), po = perm_to(want_o, out);
