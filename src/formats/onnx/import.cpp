@@ -962,6 +962,7 @@ class ModelImport {
         if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
         try {
           (*lower)(ctx);
+          im.end_node();
         } catch (const OnnxNeedsConstantInput&) {
           throw;
         } catch (const std::out_of_range& e) {

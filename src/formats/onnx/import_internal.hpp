@@ -200,10 +200,15 @@ class Importer {
   // The value of an operand known at import (a constant made from a known value, or an operation
   // over known values folded as it was added), or nullptr.
   const BufferRef* known(OperandId id) const {
-    auto it = known_.find(id);
-    return it == known_.end() ? nullptr : &it->second;
+    if (auto it = known_.find(id); it != known_.end()) return &it->second;
+    auto it = folded_.find(id);
+    return it == folded_.end() ? nullptr : &it->second;
   }
-  void set_known(OperandId id, BufferRef data) { known_[id] = std::move(data); }
+  // A folded operation's result, held only while its node is lowered: an output of the node
+  // becomes a value (NodeCtx::set_out), counted and released as every value is, so folded results
+  // never outlive their last use (the memory budget of docs/onnx.md).
+  void set_known(OperandId id, BufferRef data) { folded_[id] = std::move(data); }
+  void end_node() { folded_.clear(); }
   const std::string& origin() const { return origin_; }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   // A defined value (the node loop checks that every input is defined before lowering).
@@ -238,7 +243,8 @@ class Importer {
   const std::map<std::string, std::string>& needed_defaults() const { return needed_defaults_; }
 
  private:
-  std::unordered_map<OperandId, BufferRef> known_;
+  std::unordered_map<OperandId, BufferRef> known_;   // builder constants: their bytes are in the graph
+  std::unordered_map<OperandId, BufferRef> folded_;  // the current node's folded results
   struct Held {
     uint64_t bytes = 0;
     uint32_t holders = 0;   // values that refer to the bytes
