@@ -6,33 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { webnn } from './support.mjs';
-import { parseSpec, specPath, haveSpec } from './idl_model.mjs';
+import { model, specPath, haveSpec } from './idl_model.mjs';
 
-// Merges partial interfaces and dictionaries.
-function model() {
-  const interfaces = new Map();
-  const dictionaries = new Map();
-  const enums = new Map();
-  for (const def of parseSpec()) {
-    if (def.type === 'interface') {
-      if (!interfaces.has(def.name)) interfaces.set(def.name, { members: [], extAttrs: [] });
-      interfaces.get(def.name).members.push(...def.members);
-    } else if (def.type === 'dictionary') {
-      if (!dictionaries.has(def.name)) dictionaries.set(def.name, { inheritance: null, members: [] });
-      const d = dictionaries.get(def.name);
-      if (def.inheritance) d.inheritance = def.inheritance;
-      d.members.push(...def.members);
-    } else if (def.type === 'enum') {
-      enums.set(
-        def.name,
-        def.values.map((v) => v.value),
-      );
-    }
-  }
-  return { interfaces, dictionaries, enums };
-}
-
-const spec = haveSpec ? model() : null;
+// The spec's IDL alone (partials merged), without the package's additions.
+const spec = haveSpec ? model({ withPackage: false }) : null;
 const skip = !haveSpec && `${specPath} is absent`;
 
 test('every interface of the IDL is an interface object of the package', { skip }, () => {
@@ -105,13 +82,6 @@ function recordingProxy(reads) {
   );
 }
 
-function allMembers(name) {
-  const chain = [];
-  for (let d = spec.dictionaries.get(name); d; d = d.inheritance ? spec.dictionaries.get(d.inheritance) : null)
-    chain.unshift(d);
-  return chain;
-}
-
 test('input dictionaries: every member is read, in WebIDL order', { skip }, () => {
   const { dictionaries } = webnn._testing.generated;
   const outputs = new Set(['MLOpSupportLimits', 'MLContextLostInfo', 'MLRankRange', 'MLTensorLimits']);
@@ -127,12 +97,9 @@ test('input dictionaries: every member is read, in WebIDL order', { skip }, () =
       // A required member is missing: the reads up to it are still in order.
       assert.ok(e instanceof TypeError);
     }
-    const expected = [];
-    for (const level of allMembers(name))
-      expected.push(...level.members.map((m) => m.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-    const required = allMembers(name)
-      .flatMap((l) => l.members)
-      .filter((m) => m.required);
+    // In WebIDL's order: inherited members first, each level by name.
+    const expected = spec.members(name).map((m) => m.name);
+    const required = spec.members(name).filter((m) => m.required);
     if (required.length === 0) assert.deepEqual(reads, expected, `${name} reads`);
     else assert.deepEqual(reads, expected.slice(0, reads.length), `${name} reads in order`);
     checked += 1;
@@ -144,12 +111,9 @@ test('output dictionaries: opSupportLimits() holds every member the IDL declares
   const context = await webnn.ml.createContext({ backend: 'reference' });
   const limits = context.opSupportLimits();
   const check = (value, dictName, where) => {
-    for (const level of allMembers(dictName)) {
-      for (const m of level.members) {
-        assert.ok(m.name in value, `${where}.${m.name}`);
-        const type = m.idlType.idlType;
-        if (typeof type === 'string' && spec.dictionaries.has(type)) check(value[m.name], type, `${where}.${m.name}`);
-      }
+    for (const m of spec.members(dictName)) {
+      assert.ok(m.name in value, `${where}.${m.name}`);
+      if (m.type.kind === 'dictionary') check(value[m.name], m.type.name, `${where}.${m.name}`);
     }
   };
   check(limits, 'MLOpSupportLimits', 'opSupportLimits()');

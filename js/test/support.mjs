@@ -44,7 +44,8 @@ export function halfBits(x) {
   return sign | ((e + 15) << 10) | m;
 }
 
-const arrayTypes = {
+// The typed array each data type's values are given in (float16 as binary16 bits, as WPT does).
+export const arrayTypes = {
   float32: Float32Array,
   float16: Uint16Array,
   int32: Int32Array,

@@ -24,7 +24,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { types } from 'node:util';
-import { webnn, backends, shared, tensorData, argument, conformanceCases } from '../test/support.mjs';
+import { webnn, backends, shared, tensorData, argument, conformanceCases, arrayTypes } from '../test/support.mjs';
 import { model } from '../test/idl_model.mjs';
 import { hostileValues, CallerError, detach } from '../test/hostile.mjs';
 
@@ -162,16 +162,6 @@ const kCaps = { contexts: 4, builders: 24, graphs: 24, tensors: 160 };
 let names = 0;
 
 const dataTypes = ['float32', 'float32', 'float32', 'float16', 'int32', 'uint32', 'int64', 'uint64', 'int8', 'uint8'];
-const arrayOf = {
-  float32: Float32Array,
-  float16: Uint16Array,
-  int32: Int32Array,
-  uint32: Uint32Array,
-  int64: BigInt64Array,
-  uint64: BigUint64Array,
-  int8: Int8Array,
-  uint8: Uint8Array,
-};
 const count = (shape) => shape.reduce((a, b) => a * b, 1);
 const randomShape = () => Array.from({ length: int(0, 4) }, () => int(1, 4));
 const randomDescriptor = () => ({ dataType: pick(dataTypes), shape: randomShape() });
@@ -179,7 +169,7 @@ const randomDescriptor = () => ({ dataType: pick(dataTypes), shape: randomShape(
 // Data of a descriptor: the right typed array with random values, or (sometimes) a Uint8Array, a
 // SharedArrayBuffer view, or bytes of the wrong length.
 function dataFor(desc) {
-  const Type = arrayOf[desc.dataType] ?? Float32Array;
+  const Type = arrayTypes[desc.dataType] ?? Float32Array;
   const n = count(desc.shape ?? []);
   const r = random();
   if (r < 0.05) return new Type(n + 1);
