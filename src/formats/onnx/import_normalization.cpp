@@ -113,20 +113,25 @@ void lower_mvn(const NodeCtx& c) {
 
 // ---- Softmax ----
 
-// Softmax-like ops: opset < 13 work on the input flattened to 2-D at `axis`.
+// The operand softmax-like ops work on, and its axis: opset < 13 flattens the input to 2-D at
+// `axis` (default 1), later opsets take the input as it is (axis default -1).
+struct SoftmaxOperand {
+  OperandId v;
+  uint32_t axis;
+};
+SoftmaxOperand softmax_operand(const NodeCtx& c, OperandId x) {
+  const Shape& s = c.desc_of(x).shape;
+  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 13 ? 1 : -1), s.size());
+  if (c.opset >= 13) return {x, axis};
+  uint32_t rows = 1, cols = 1;
+  for (size_t i = 0; i < s.size(); ++i) (i < axis ? rows : cols) *= s[i];
+  return {c.reshape(x, {rows, cols}), 1};
+}
+
 void lower_softmax_family(const NodeCtx& c, bool log) {
   OperandId x = c.operand(0);
-  Shape s = c.desc_of(x).shape;
-  size_t r = s.size();
-  int64_t axis_attr = c.attr_i("axis", c.opset < 13 ? 1 : -1);
-  uint32_t axis = c.axis(axis_attr, r);
-  OperandId v = x;
-  if (c.opset < 13) {
-    uint32_t rows = 1, cols = 1;
-    for (size_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[i];
-    v = c.reshape(x, {rows, cols});
-    axis = 1;
-  }
+  const Shape s = c.desc_of(x).shape;
+  const auto [v, axis] = softmax_operand(c, x);
   OperandId y;
   if (!log) {
     y = c.add(OpKind::kSoftmax, {v}, SoftmaxAttrs{axis});
@@ -148,17 +153,9 @@ void lower_softmax(const NodeCtx& c) { lower_softmax_family(c, false); }
 // dependent (both backends here take the first).
 void lower_hardmax(const NodeCtx& c) {
   OperandId x = c.operand(0);
-  Shape s = c.desc_of(x).shape;
-  size_t r = s.size();
-  uint32_t axis = c.axis(c.attr_i("axis", c.opset < 13 ? 1 : -1), r);
-  OperandId v = x;
-  if (c.opset < 13) {
-    uint32_t rows = 1, cols = 1;
-    for (size_t i = 0; i < r; ++i) (i < axis ? rows : cols) *= s[i];
-    v = c.reshape(x, {rows, cols});
-    axis = 1;
-  }
-  Shape vs = c.desc_of(v).shape;
+  const Shape s = c.desc_of(x).shape;
+  const auto [v, axis] = softmax_operand(c, x);
+  const Shape vs = c.desc_of(v).shape;
   ArgMinMaxAttrs a;
   a.axis = axis;
   a.keep_dimensions = true;
