@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -614,6 +615,9 @@ void NodeCtx::set_const_out(size_t i, const OperandDescriptor& desc, BufferRef d
 }
 
 std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> inputs, Attributes attrs) const {
+  const bool operands_known = !inputs.empty() && std::all_of(inputs.begin(), inputs.end(),
+                                                             [&](OperandId id) { return im.known(id) != nullptr; });
+  if (!operands_known) return im.builder().add_operation(kind, std::move(inputs), std::move(attrs), node.name());
   std::vector<OperandId> outputs = im.builder().add_operation(kind, inputs, attrs, node.name());
   fold_known(kind, inputs, attrs, outputs);
   return outputs;
@@ -628,7 +632,6 @@ std::vector<OperandId> NodeCtx::add_multi(OpKind kind, std::vector<OperandId> in
 // memory budget hold as for every fold.
 void NodeCtx::fold_known(OpKind kind, const std::vector<OperandId>& inputs, const Attributes& attrs,
                          const std::vector<OperandId>& outputs) const {
-  if (inputs.empty()) return;
   auto small_integers = [&](OperandId id) {
     const OperandDescriptor& d = im.builder().desc(id);
     return !is_floating_point(d.data_type) && count_of(d.shape) <= kMaxFoldElements;
