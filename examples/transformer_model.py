@@ -318,6 +318,19 @@ class _Graph:
         out = b.add(b.mul(x, cos), b.mul(rotated, sin))
         return b.reshape(out, [rows, heads * hd])
 
+    def attention_inputs(self, x, p, rope):
+        """The layer `p`'s queries, keys and values of x [rows, hidden] after its attention norm,
+        rotated by `rope` = (cos, sin) when the model has rotary positions (None otherwise)."""
+        hp = self.hp
+        h = self.norm(x, p + "attention_norm")
+        q = self.linear(h, p + "attention.q")
+        k = self.linear(h, p + "attention.k")
+        v = self.linear(h, p + "attention.v")
+        if rope is not None:
+            q = self.rope(q, hp.heads, *rope)
+            k = self.rope(k, hp.kv_heads, *rope)
+        return q, k, v
+
     def mlp(self, x, p):
         b = self.b
         if self.hp.activation == "swiglu":
@@ -346,24 +359,19 @@ def build_prefill(model, prompt_length, cache_length):
     kv, G, hd, H = hp.kv_heads, hp.group, hp.head_dim, hp.heads
     tokens = b.input("tokens", [P], "int32")
     x = b.gather(g.w("embedding.weight"), tokens, axis=0)
+    rope = None
     if hp.position == "learned":
         x = b.add(x, b.slice(g.w("position.weight"), [0, 0], [P, hp.hidden]))
     else:
         cos, sin = rope_tables(hp, P)
-        cos, sin = g.const(cos[:, None, :]), g.const(sin[:, None, :])
+        rope = g.const(cos[:, None, :]), g.const(sin[:, None, :])
     mask = np.triu(np.full((P, P), -np.inf, np.float32), 1)
     mask = g.const(mask)
     scale = g.const(1 / math.sqrt(hd))
     outputs = {}
     for i in range(hp.layers):
         p = f"layers.{i}."
-        h = g.norm(x, p + "attention_norm")
-        q = g.linear(h, p + "attention.q")
-        k = g.linear(h, p + "attention.k")
-        v = g.linear(h, p + "attention.v")
-        if hp.position == "rope":
-            q = g.rope(q, H, cos, sin)
-            k = g.rope(k, kv, cos, sin)
+        q, k, v = g.attention_inputs(x, p, rope)
         kt = b.transpose(b.reshape(k, [P, kv, hd]), permutation=[1, 2, 0])  # [kv, hd, P]
         vt = b.transpose(b.reshape(v, [P, kv, hd]), permutation=[1, 0, 2])  # [kv, P, hd]
         outputs[f"present_k.{i}"] = b.pad(kt, [0, 0, 0], [0, 0, T - P]) if T > P else b.identity(kt)
@@ -393,12 +401,11 @@ def build_decode(model, cache_length):
     token = b.input("token", [1], "int32")
     position = b.input("position", [1], "int32")
     x = b.gather(g.w("embedding.weight"), token, axis=0)  # [1, hidden]
+    rope = None
     if hp.position == "learned":
         x = b.add(x, b.gather(g.w("position.weight"), position, axis=0))
     else:
-        cos_table, sin_table = rope_tables(hp, T)
-        cos = b.reshape(b.gather(g.const(cos_table), position, axis=0), [1, 1, hd])
-        sin = b.reshape(b.gather(g.const(sin_table), position, axis=0), [1, 1, hd])
+        rope = tuple(b.reshape(b.gather(g.const(table), position, axis=0), [1, 1, hd]) for table in rope_tables(hp, T))
     # 0 where key position <= position, -inf after it.
     visible = b.lesser_or_equal(g.const(np.arange(T), np.int32), position)
     bias = b.where(visible, g.const(0.0), g.const(-np.inf))  # [T]
@@ -410,13 +417,7 @@ def build_decode(model, cache_length):
         p = f"layers.{i}."
         past_k = b.input(f"past_k.{i}", [kv, hd, T], "float32")
         past_v = b.input(f"past_v.{i}", [kv, T, hd], "float32")
-        h = g.norm(x, p + "attention_norm")
-        q = g.linear(h, p + "attention.q")
-        k = g.linear(h, p + "attention.k")
-        v = g.linear(h, p + "attention.v")
-        if hp.position == "rope":
-            q = g.rope(q, H, cos, sin)
-            k = g.rope(k, kv, cos, sin)
+        q, k, v = g.attention_inputs(x, p, rope)
         keys = b.scatter_elements(past_k, where_k, b.reshape(k, [kv, hd, 1]), axis=2)
         values = b.scatter_elements(past_v, where_v, b.reshape(v, [kv, 1, hd]), axis=1)
         outputs[f"present_k.{i}"] = keys
