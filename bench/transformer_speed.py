@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """Decoding speed of the transformers of docs/transformers.md through WebNN, with PyTorch eager
-(the same weights, a KV cache, the same threads) measured in the same run as the peer.
+(the same weights, a KV cache, the same threads, in a process of its own) measured in the same run
+as the peer.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/transformer_speed.py [--checkpoint DIR] [--threads 2]
         [--prompt 128] [--steps 64] [--models small,smollm] [--backends onednn,reference] [--rounds 3]
+        [--int8 channel,32]
 
 Models: "small", the byte-level GPT of examples/train_text_model.py (its checkpoint with
 --checkpoint, seeded random weights of its shape otherwise: speed does not depend on the values),
@@ -11,7 +13,9 @@ and "smollm", the Llama decoder of SmolLM-135M's shape with seeded random weight
 and runner: the time to the first token (a prefill of --prompt tokens, the result read back) and
 the decode rate over --steps steps after it (the token in, the arg-max id out, cache of prompt +
 steps positions); the median over --rounds rounds, the runners alternating within a round. The
-reference backend does one round of at most 8 steps on the 135M model.
+reference backend does one round of at most 8 steps on the 135M model. --int8 adds the same model
+with weight-only int8 weights (transformer_model.quantize_int8: "channel", one scale per output
+channel, or a block size along the input) on the first backend listed.
 
 Then where a decode step's time goes: the round trip of an empty dispatch (write a 4-byte token and
 position, dispatch a one-operation graph, read 4 bytes), a memory copy's bandwidth (numpy, 256 MiB)
@@ -41,6 +45,12 @@ def small_model(checkpoint):
     return hp, tm.random_weights(hp, seed=1)
 
 
+def load_model(name, checkpoint):
+    if name == "small":
+        return small_model(checkpoint)
+    return tm.SMOLLM_135M, tm.random_weights(tm.SMOLLM_135M, seed=135)
+
+
 def prompt_tokens(hp, length):
     return np.random.default_rng(3).integers(0, min(hp.vocab_size, 256), length).tolist()
 
@@ -67,34 +77,50 @@ class WebnnRunner:
         self.context.destroy()
 
 
-class TorchRunner:
-    def __init__(self, threads, hp, weights, prompt, steps):
-        import torch
+def _torch_worker(connection, threads, model_name, checkpoint, prompt, steps):
+    """PyTorch in a process of its own: its OpenMP team and WebNN's would otherwise be two teams in
+    one process, which makes libgomp put idle workers to sleep (docs/onednn.md, "Threads and
+    determinism") and slows both."""
+    import torch
 
-        import transformer_torch as tt
+    import transformer_torch as tt
 
-        self.torch = torch
-        torch.set_num_threads(threads or os.cpu_count())
-        start = time.perf_counter()
-        self.model = tt.from_weights(hp, weights)
-        self.build_s = time.perf_counter() - start
-        self.prompt = prompt
-
-    def run(self, steps):
-        torch = self.torch
+    torch.set_num_threads(threads or os.cpu_count())
+    hp, weights = load_model(model_name, checkpoint)
+    start = time.perf_counter()
+    model = tt.from_weights(hp, weights)
+    connection.send(time.perf_counter() - start)
+    while connection.recv():
         with torch.no_grad():
             start = time.perf_counter()
-            logits, cache = self.model(torch.tensor([self.prompt]))
+            logits, cache = model(torch.tensor([prompt]))
             token = int(logits[0, -1].argmax())
             first = time.perf_counter() - start
             start = time.perf_counter()
             for _ in range(steps):
-                logits, cache = self.model(torch.tensor([[token]]), cache)
+                logits, cache = model(torch.tensor([[token]]), cache)
                 token = int(logits[0, -1].argmax())
-            return first, steps / (time.perf_counter() - start)
+        connection.send((first, steps / (time.perf_counter() - start)))
+
+
+class TorchRunner:
+    def __init__(self, threads, model_name, checkpoint, prompt, steps):
+        import multiprocessing
+
+        context = multiprocessing.get_context("spawn")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_torch_worker,
+                                       args=(child, threads, model_name, checkpoint, prompt, steps))
+        self.process.start()
+        self.build_s = self.connection.recv()
+
+    def run(self, steps):
+        self.connection.send(True)
+        return self.connection.recv()
 
     def close(self):
-        pass
+        self.connection.send(False)
+        self.process.join()
 
 
 def dispatch_round_trip(backend, threads, count=2000):
@@ -130,15 +156,15 @@ def copy_bandwidth():
     return 2 * src.nbytes / best
 
 
-def weight_bytes_per_step(hp):
-    """Float32 bytes a decode step reads from the weights: all but the embedding table, of which it
-    gathers one row, unless the output projection (tied or not) reads it whole."""
+def weight_bytes_per_step(hp, int8=False):
+    """Bytes a decode step reads from the weights: all but the embedding table, of which it gathers
+    one row, unless the output projection (tied or not) reads it whole. int8: the matrices one byte
+    an element (their scales, a few per row, left out), the rest float32."""
     shapes = tm.tensor_shapes(hp)
-    total = sum(np.prod(s) for n, s in shapes.items() if n not in ("embedding.weight", "position.weight"))
-    total += np.prod(shapes["embedding.weight"])  # the output projection reads it whole (tied) ...
+    elements = {n: int(np.prod(s)) for n, s in shapes.items() if n != "position.weight"}
     if not hp.tied_embeddings:
-        total += hp.hidden  # ... and the embedding gather one row
-    return 4 * int(total)
+        elements["embedding.weight"] = hp.hidden  # one row gathered; lm_head read whole
+    return sum(count * (1 if int8 and tm.is_quantizable(n, shapes[n]) else 4) for n, count in elements.items())
 
 
 def main():
@@ -150,6 +176,8 @@ def main():
     parser.add_argument("--models", default="small,smollm")
     parser.add_argument("--backends", default="onednn,reference")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--int8", default="channel", help="weight-only int8 runners: channel and/or block "
+                        "sizes, comma-separated; empty for none (default channel)")
     args = parser.parse_args()
 
     print(f"threads {args.threads}, prompt {args.prompt} tokens, {args.steps} decode steps, "
@@ -159,39 +187,53 @@ def main():
     bandwidth = copy_bandwidth()
     models = {}
     for name in args.models.split(","):
-        hp, weights = small_model(args.checkpoint) if name == "small" else (tm.SMOLLM_135M, tm.random_weights(
-            tm.SMOLLM_135M, seed=135))
+        hp, weights = load_model(name, args.checkpoint)
         models[name] = hp
         prompt = prompt_tokens(hp, args.prompt)
-        runners = {}
+        # One WebNN context alive at a time: each context's timeline thread has its own OpenMP team,
+        # and libgomp, counting more threads than cores, would put idle workers to sleep between
+        # parallel regions (docs/onednn.md, "Threads and determinism"). A runner is built anew in
+        # each round; PyTorch runs in a process of its own.
+        makers = {}
         for backend in args.backends.split(","):
-            runners[f"webnn {backend}"] = WebnnRunner(backend, args.threads, hp, weights, prompt, args.steps)
-        runners["PyTorch eager"] = TorchRunner(args.threads, hp, weights, prompt, args.steps)
-        results = {key: [] for key in runners}
+            makers[f"webnn {backend}"] = (backend, weights)
+        for kind in filter(None, args.int8.split(",")):
+            backend = args.backends.split(",")[0]
+            makers[f"webnn {backend} int8 ({kind})"] = (backend, tm.quantize_int8(weights, 0 if kind == "channel"
+                                                                                 else int(kind)))
+        torch_runner = TorchRunner(args.threads, name, args.checkpoint, prompt, args.steps)
+        results = {key: [] for key in [*makers, "PyTorch eager"]}
+        builds = {key: [] for key in results}
+        builds["PyTorch eager"].append(torch_runner.build_s)
         for round_ in range(args.rounds):
-            for key, runner in runners.items():
-                slow = key == "webnn reference" and name == "smollm"
+            for key, (backend, w) in makers.items():
+                slow = backend == "reference" and name == "smollm"
                 if slow and round_:
                     continue
+                runner = WebnnRunner(backend, args.threads, hp, w, prompt, args.steps)
+                builds[key].append(runner.build_s)
                 results[key].append(runner.run(min(args.steps, 8) if slow else args.steps))
-        for key, runner in runners.items():
+                runner.close()
+            results["PyTorch eager"].append(torch_runner.run(args.steps))
+        torch_runner.close()
+        for key in results:
             first = statistics.median(r[0] for r in results[key])
             rate = statistics.median(r[1] for r in results[key])
-            print(f"| {name} ({tm.parameter_count(hp) / 1e6:.1f} M) | {key} | {runner.build_s:.2f} | "
+            print(f"| {name} ({tm.parameter_count(hp) / 1e6:.1f} M) | {key} | {statistics.median(builds[key]):.2f} | "
                   f"{first * 1000:.1f} | {rate:.1f} |")
-            runner.close()
-        del weights, runners
+        del weights, makers
 
     print(f"\nmemory copy: {bandwidth / 1e9:.1f} GB/s (numpy, 256 MiB, read + write)")
     for backend in args.backends.split(","):
         print(f"empty dispatch round trip ({backend}): "
               f"{dispatch_round_trip(backend, args.threads) * 1e6:.0f} us")
     for name, hp in models.items():
-        per_step = weight_bytes_per_step(hp)
+        per_step, per_step_int8 = weight_bytes_per_step(hp), weight_bytes_per_step(hp, int8=True)
         cache = 2 * hp.layers * hp.kv_heads * hp.head_dim * (args.prompt + args.steps) * 4
-        print(f"{name}: a decode step reads {per_step / 1e6:.1f} MB of weights (at the copy bandwidth: "
-              f"{bandwidth / per_step:.0f} tokens/s at most) and its caches of {args.prompt + args.steps} "
-              f"positions, {cache / 1e6:.2f} MB, three times (copied: read + write; attention: read)")
+        print(f"{name}: a decode step reads {per_step / 1e6:.1f} MB of weights, {per_step_int8 / 1e6:.1f} MB "
+              f"in int8 (at the copy bandwidth: {bandwidth / per_step:.0f} and {bandwidth / per_step_int8:.0f} "
+              f"tokens/s at most) and its caches of {args.prompt + args.steps} positions, {cache / 1e6:.2f} MB, "
+              "three times (copied: read + write; attention: read)")
 
 if __name__ == "__main__":
     main()

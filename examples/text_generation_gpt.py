@@ -4,13 +4,15 @@ cache kept in MLTensors between dispatches.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/text_generation_gpt.py DIR --prompt TEXT \\
         [--max-tokens N] [--greedy | --temperature T [--top-k K] [--seed S]] \\
-        [--backend NAME] [--threads N] [--remote unix:PATH]
+        [--backend NAME] [--threads N] [--remote unix:PATH] [--int8 channel|32|64|128]
 
 It builds a prefill graph for the prompt and a decode graph for one token (examples/
 transformer_model.py; the design is in docs/transformers.md), then generates --max-tokens tokens
 (default 200): greedily (the default), or drawn from softmax(logits / T) restricted to the K most
 likely tokens (K 0: all) with a seeded generator. Tokens stream to stdout as they come (bytes for
 a byte-level model, ids otherwise); the time to the first token and the decode rate go to stderr.
+--int8 quantizes the weight matrices to int8 when loading (weight-only: one scale per output
+channel, or per block of 32, 64 or 128 inputs; docs/transformers.md, "int8").
 
 Everything that can be wrong with the input — the checkpoint, an empty prompt, a prompt or
 --max-tokens that does not fit the model's context — is reported before anything is dispatched
@@ -48,6 +50,8 @@ def parse_args():
     parser.add_argument("--backend", default="", help="onednn, reference (default: the best available)")
     parser.add_argument("--threads", type=int, default=0, help="backend threads (0: the backend's default)")
     parser.add_argument("--remote", default="", help="unix:PATH of a WebNN service (webnn serve)")
+    parser.add_argument("--int8", choices=["channel", "32", "64", "128"],
+                        help="weight-only int8: one scale per output channel, or per block of this many inputs")
     args = parser.parse_args()
     if args.temperature is None and (args.top_k is not None or args.seed is not None):
         parser.error("--top-k and --seed go with --temperature")
@@ -90,6 +94,11 @@ def main():
         fail(str(e))
     except (ValueError, RuntimeError) as e:  # webnn.DataError (a ValueError): the weights file
         fail(str(e))
+    if args.int8:
+        try:
+            weights = tm.quantize_int8(weights, 0 if args.int8 == "channel" else int(args.int8))
+        except ValueError as e:
+            fail(str(e))
     prompt = tokenize(hp, args.prompt)
     if not prompt:
         fail("the prompt is empty")

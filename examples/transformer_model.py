@@ -21,6 +21,13 @@ tensors and writes the other (a dispatch may not read and write one tensor), put
 column / row in with scatterElements at the position given as an int32 input, and masks the
 positions after it with a -inf bias computed in the graph from the same input. Only the token
 and the position go in, only the logits and the arg-max id come out.
+
+Weight-only int8 (docs/transformers.md, "int8"): quantize_int8(weights, block) turns every linear
+layer's matrix and the embedding table into Int8Weight (int8 values, a float32 scale per row or per
+block of a row, zero points 0); the graphs then read them through dequantizeLinear, which the
+onednn backend runs inside the matrix products, never writing the float32 copy.
+
+    model = tm.Model(context, hp, tm.quantize_int8(weights, block=32))
 """
 import dataclasses
 import json
@@ -31,6 +38,8 @@ import numpy as np
 
 CHECKPOINT_NAME = "model"
 FORMAT = "webnn-cpp-transformer"
+# The constant tensors of an Int8Weight `name`: name (int8), name + SCALE, name + ZERO.
+SCALE, ZERO = "#scale", "#zero"
 
 
 class CheckpointError(ValueError):
@@ -170,7 +179,11 @@ def check_tensors(hp, weights, origin="checkpoint"):
             raise CheckpointError(f"{origin}: tensor {name!r} is missing (the hyper-parameters need it, "
                                   f"shape {list(shape)})")
         array = weights[name]
-        if array.dtype != np.float32:
+        if isinstance(array, Int8Weight):
+            array = array.q if is_quantizable(name, shape) else None
+            if array is None:
+                raise CheckpointError(f"{origin}: tensor {name!r} cannot be int8 (only the matrices are)")
+        elif array.dtype != np.float32:
             raise CheckpointError(f"{origin}: tensor {name!r} is {array.dtype}, expected float32")
         if tuple(array.shape) != shape:
             raise CheckpointError(f"{origin}: tensor {name!r} has shape {list(array.shape)}, but the "
@@ -262,6 +275,58 @@ def random_weights(hp, seed):
     return out
 
 
+class Int8Weight:
+    """A weight-only int8 matrix: q int8 [rows, cols] and scale float32 [rows, cols // block], one
+    per row's block of `block` columns (block == cols: one per row, i.e. per output channel of a
+    linear layer), zero points 0. Its value is q * scale, in float32, as dequantizeLinear gives it."""
+
+    def __init__(self, q, scale):
+        self.q = np.ascontiguousarray(q, np.int8)
+        self.scale = np.ascontiguousarray(scale, np.float32)
+        if self.q.ndim != 2 or self.scale.ndim != 2 or self.scale.shape[0] != self.q.shape[0] or \
+                self.scale.shape[1] == 0 or self.q.shape[1] % self.scale.shape[1]:
+            raise ValueError(f"Int8Weight: scale {list(self.scale.shape)} does not divide q {list(self.q.shape)} "
+                             "into blocks of rows")
+        self.shape, self.dtype = self.q.shape, np.dtype(np.float32)
+        self.block = self.q.shape[1] // self.scale.shape[1]
+
+    def dequantized(self):
+        return self.q.astype(np.float32) * np.repeat(self.scale, self.block, axis=1)
+
+
+def is_quantizable(name, shape):
+    """The matrices quantize_int8 turns into int8: every linear layer's weight and the embedding
+    tables (norm scales, biases and learned positions stay float32)."""
+    return len(shape) == 2 and name.endswith(".weight") and name != "position.weight"
+
+
+def quantize_int8(weights, block=0):
+    """Weight-only int8 of a checkpoint's tensors: each quantizable matrix (is_quantizable) as an
+    Int8Weight, symmetric, with one scale per row (block 0) or per `block` columns of a row (32, 64,
+    128: block-wise, as dequantizeLinear's block scales express); scale = max |w| / 127 over the
+    block, q = round(w / scale). The other tensors are returned as they are."""
+    out = {}
+    for name, w in weights.items():
+        if not is_quantizable(name, w.shape):
+            out[name] = w
+            continue
+        rows, cols = w.shape
+        size = cols if block == 0 else block
+        if size <= 0 or cols % size:
+            raise ValueError(f"quantize_int8: block {block} does not divide the {cols} columns of {name!r}")
+        blocks = np.asarray(w, np.float32).reshape(rows, cols // size, size)
+        scale = np.abs(blocks).max(axis=2) / 127
+        scale[scale == 0] = 1
+        q = np.clip(np.rint(blocks / scale[:, :, None]), -127, 127).astype(np.int8)
+        out[name] = Int8Weight(q.reshape(rows, cols), scale.astype(np.float32))
+    return out
+
+
+def dequantized(weights):
+    """The float32 values of quantize_int8's result (what the int8 graphs compute with)."""
+    return {name: w.dequantized() if isinstance(w, Int8Weight) else w for name, w in weights.items()}
+
+
 def rope_tables(hp, length):
     """cos and sin [length, head_dim] in float32, computed as PyTorch computes them in float32:
     inv_freq = 1 / theta^(2i / head_dim), angle = position * inv_freq, the half repeated."""
@@ -285,9 +350,24 @@ class _Graph:
         self._operands = {}
 
     def w(self, name):
+        """The tensor `name` as an operand: dequantizeLinear of its int8 values for an Int8Weight."""
         if name not in self._operands:
-            self._operands[name] = self.b.constant(self._constants[name])
+            if name + SCALE in self._constants:
+                self._operands[name] = self.b.dequantize_linear(*self._int8_parts(name))
+            else:
+                self._operands[name] = self.b.constant(self._constants[name])
         return self._operands[name]
+
+    def _int8_parts(self, name):
+        return [self.b.constant(self._constants[name + suffix]) for suffix in ("", SCALE, ZERO)]
+
+    def rows(self, name, ids):
+        """Rows `ids` of the table `name` (an embedding lookup). For an Int8Weight the int8 rows and
+        their scales are gathered and only those rows dequantized, so that the whole table's
+        dequantizeLinear has the output projection as its only reader."""
+        if name + SCALE not in self._constants:
+            return self.b.gather(self.w(name), ids, axis=0)
+        return self.b.dequantize_linear(*[self.b.gather(part, ids, axis=0) for part in self._int8_parts(name)])
 
     def const(self, value, dtype=np.float32):
         return self.b.constant(np.asarray(value, dtype))
@@ -358,7 +438,7 @@ def build_prefill(model, prompt_length, cache_length):
     b = g.b
     kv, G, hd, H = hp.kv_heads, hp.group, hp.head_dim, hp.heads
     tokens = b.input("tokens", [P], "int32")
-    x = b.gather(g.w("embedding.weight"), tokens, axis=0)
+    x = g.rows("embedding.weight", tokens)
     rope = None
     if hp.position == "learned":
         x = b.add(x, b.slice(g.w("position.weight"), [0, 0], [P, hp.hidden]))
@@ -400,7 +480,7 @@ def build_decode(model, cache_length):
     kv, G, hd, H = hp.kv_heads, hp.group, hp.head_dim, hp.heads
     token = b.input("token", [1], "int32")
     position = b.input("position", [1], "int32")
-    x = b.gather(g.w("embedding.weight"), token, axis=0)  # [1, hidden]
+    x = g.rows("embedding.weight", token)  # [1, hidden]
     rope = None
     if hp.position == "learned":
         x = b.add(x, b.gather(g.w("position.weight"), position, axis=0))
@@ -439,8 +519,14 @@ class Model:
         hp.check()
         check_tensors(hp, weights)
         self.context, self.hp = context, hp
-        self.constants = {name: context.create_constant_tensor(np.ascontiguousarray(array))
-                          for name, array in weights.items()}
+        self.constants = {}
+        for name, array in weights.items():
+            if isinstance(array, Int8Weight):
+                parts = {name: array.q, name + SCALE: array.scale, name + ZERO: np.zeros_like(array.scale, np.int8)}
+            else:
+                parts = {name: array}
+            for key, value in parts.items():
+                self.constants[key] = context.create_constant_tensor(np.ascontiguousarray(value))
 
     def generator(self, cache_length, prompt_length):
         return Generator(self, cache_length, prompt_length)
@@ -478,6 +564,17 @@ class Generator:
         self.next = c.create_tensor([1], "int32", readable=True)
         self.current = 0  # which cache set holds the latest rows
         self.position = 0  # where the next token goes
+        # The decode dispatch's inputs and outputs for each cache set holding the latest rows, made
+        # once: building two dictionaries of 2 x layers entries per step cost 136 us of the 135M
+        # model's step.
+        self._step_io = []
+        for current in (0, 1):
+            past, present = self.caches[current], self.caches[1 - current]
+            inputs = {"token": self.token, "position": self.position_tensor}
+            for i in range(hp.layers):
+                inputs[f"past_k.{i}"] = past[f"k.{i}"]
+                inputs[f"past_v.{i}"] = past[f"v.{i}"]
+            self._step_io.append((inputs, self._present(present)))
 
     def _present(self, cache):
         out = {"logits": self.logits, "next": self.next}
@@ -510,12 +607,7 @@ class Generator:
         c = self.context
         c.write_tensor(self.token, np.array([token], np.int32))
         c.write_tensor(self.position_tensor, np.array([self.position], np.int32))
-        past, present = self.caches[self.current], self.caches[1 - self.current]
-        inputs = {"token": self.token, "position": self.position_tensor}
-        for i in range(self.hp.layers):
-            inputs[f"past_k.{i}"] = past[f"k.{i}"]
-            inputs[f"past_v.{i}"] = past[f"v.{i}"]
-        c.dispatch(self.decode_graph, inputs, self._present(present))
+        c.dispatch(self.decode_graph, *self._step_io[self.current])
         self.current = 1 - self.current
         self.position += 1
         return self._result(want_logits)

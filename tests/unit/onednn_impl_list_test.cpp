@@ -50,13 +50,20 @@ TEST(OnednnImplList, BinaryPrimitivesWhereOneDnnHasOne) {
 TEST(OnednnImplList, Int8FormsComeBeforeFloat32) {
   for (OpKind kind : {OpKind::kConv2d, OpKind::kConvTranspose2d, OpKind::kMatmul, OpKind::kGemm}) {
     const std::span<const Candidate> list = candidates(kind);
-    ASSERT_EQ(list.size(), 2u) << op_name(kind);
+    const bool product = kind == OpKind::kMatmul || kind == OpKind::kGemm;
+    // Matrix products: the int8 primitive, then the weight-only kernel, then float32.
+    ASSERT_EQ(list.size(), product ? 3u : 2u) << op_name(kind);
     EXPECT_EQ(list[0].lower, lower_int8) << op_name(kind);
-    EXPECT_EQ(list[1].operands, Operands::kFloat32) << op_name(kind);
+    if (product) EXPECT_EQ(list[1].lower, lower_weight_only) << op_name(kind);
+    EXPECT_EQ(list.back().operands, Operands::kFloat32) << op_name(kind);
   }
-  size_t int8_lists = 0;
-  for (size_t k = 0; k < kOpKindCount; ++k) int8_lists += lists(static_cast<OpKind>(k), lower_int8);
+  size_t int8_lists = 0, weight_only_lists = 0;
+  for (size_t k = 0; k < kOpKindCount; ++k) {
+    int8_lists += lists(static_cast<OpKind>(k), lower_int8);
+    weight_only_lists += lists(static_cast<OpKind>(k), lower_weight_only);
+  }
   EXPECT_EQ(int8_lists, 4u);
+  EXPECT_EQ(weight_only_lists, 2u);
 }
 
 TEST(OnednnImplList, UnlistedKindsRunTheirReferenceKernel) {

@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <memory>
+#include <string>
 
 #include "backends/onednn/float16.hpp"
 #include "backends/onednn/fusion.hpp"
@@ -63,13 +64,16 @@ class Compiler {
  private:
   // The first candidate of the operation's list that takes it, else its reference kernel.
   void lower(size_t index) {
+    const std::string op(op_name(g_.operations[index].kind));
     for (const Candidate& candidate : candidates(g_.operations[index].kind)) {
+      plan_->label = op + " / " + std::string(candidate.name);
       if (!lowers(candidate, index)) continue;
       plan_->placement[index] = "onednn";
       for (size_t fused : fusion_.chain(index)) plan_->placement[fused] = "onednn";
       return;
     }
     fusion_.unfuse(index);
+    plan_->label = op + " / reference kernel";
     lower_reference(cx_, index);
   }
 

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 
+#include "backends/onednn/simd.hpp"
 #include "ops/number_cast.hpp"
 
 // SLEEF (libsleef-dev). sleef.h declares its AVX and AVX-512 functions only when the whole file is
@@ -43,8 +46,9 @@ namespace {
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512dq,avx2,fma")
 namespace avx512 {
-typedef float V __attribute__((vector_size(64)));
-constexpr size_t kWidth = 16;
+using simd_avx512::kWidth;
+using simd_avx512::V;
+using simd_avx512::vfma;
 inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf16_u10(reinterpret_cast<__m512>(x))); }
@@ -61,10 +65,6 @@ inline V vexp_rounded(V x) {
   std::memcpy(&x, half, sizeof x);
   return x;
 }
-inline V vfma(V a, V b, V c) {
-  return reinterpret_cast<V>(
-      _mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
-}
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace avx512
 #pragma GCC pop_options
@@ -72,8 +72,9 @@ inline V vfma(V a, V b, V c) {
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 namespace avx2 {
-typedef float V __attribute__((vector_size(32)));
-constexpr size_t kWidth = 8;
+using simd_avx2::kWidth;
+using simd_avx2::V;
+using simd_avx2::vfma;
 inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf8_u10(reinterpret_cast<__m256>(x))); }
@@ -88,10 +89,6 @@ inline V vexp_rounded(V x) {
         reinterpret_cast<D>(Sleef_expd4_u10(reinterpret_cast<__m256d>(__builtin_convertvector(h, D)))), Half);
   std::memcpy(&x, half, sizeof x);
   return x;
-}
-inline V vfma(V a, V b, V c) {
-  return reinterpret_cast<V>(
-      _mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
 }
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace avx2
@@ -109,15 +106,6 @@ inline V vexp_rounded(V x) { return static_cast<float>(Sleef_exp_u10(x)); }
 inline V vfma(V a, V b, V c) { return std::fma(a, b, c); }
 #include "backends/onednn/eltwise_kernels.inc"
 }  // namespace scalar
-
-enum class Isa { kAvx512, kAvx2, kScalar };
-
-Isa isa() {
-  static const Isa chosen = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? Isa::kAvx512
-                            : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")       ? Isa::kAvx2
-                                                                                                    : Isa::kScalar;
-  return chosen;
-}
 
 void run_serial(const EltwiseOp& op, const float* in, float* out, size_t n) {
   switch (isa()) {
@@ -204,6 +192,21 @@ std::optional<EltwiseOp> own_eltwise(const Graph& graph, const Operation& op) {
       break;
   }
   return e;
+}
+
+Isa isa() {
+  static const Isa chosen = [] {
+    const Isa best = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") ? Isa::kAvx512
+                     : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")       ? Isa::kAvx2
+                                                                                             : Isa::kScalar;
+    // A lower set on request (the tests run every kernel): WEBNN_ONEDNN_OWN_ISA=avx2 or scalar.
+    const char* asked = std::getenv("WEBNN_ONEDNN_OWN_ISA");
+    const std::string_view want = asked ? asked : "";
+    if (want == "scalar") return Isa::kScalar;
+    if (want == "avx2" && best != Isa::kScalar) return Isa::kAvx2;
+    return best;
+  }();
+  return chosen;
 }
 
 void run_eltwise(const EltwiseOp& op, const float* in, float* out, size_t n) {

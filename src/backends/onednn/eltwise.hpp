@@ -35,4 +35,10 @@ void run_eltwise(const EltwiseOp& op, const float* in, float* out, size_t n);
 // types have none).
 bool has_nan_or_inf(const void* data, size_t count, DataType type);
 
+// The vector instruction set our own kernels run on (eltwise.cpp, weight_only.cpp), chosen once
+// from the processor: AVX-512 (F and DQ), else AVX2 with FMA, else scalar code; a lower one when
+// the environment variable WEBNN_ONEDNN_OWN_ISA says "avx2" or "scalar" (for tests).
+enum class Isa { kAvx512, kAvx2, kScalar };
+Isa isa();
+
 }  // namespace webnn::onednn

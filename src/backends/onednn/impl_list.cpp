@@ -9,6 +9,7 @@ namespace webnn::onednn {
 namespace {
 
 constexpr Candidate kInt8 = {"int8 convolution / matmul (QDQ)", lower_int8, Operands::kAny};
+constexpr Candidate kWeightOnly = {"weight-only int8 matrix product, ours", lower_weight_only, Operands::kAny};
 constexpr Candidate kConvolution = {"convolution / deconvolution", lower_conv, Operands::kFloat32};
 constexpr Candidate kMatmul = {"matmul", lower_matmul, Operands::kFloat32};
 constexpr Candidate kPooling = {"pooling_v2", lower_pool, Operands::kFloat32};
@@ -23,7 +24,7 @@ constexpr Candidate kTranspose = {"reorder", lower_transpose, Operands::kFloat32
 constexpr Candidate kFloat16Conversion = {"float16 conversion, ours", lower_float16_conversion, Operands::kAny};
 constexpr Candidate kQuantization = {"quantize / dequantize kernel, ours", lower_own_quantization, Operands::kAny};
 
-constexpr size_t kMaxCandidates = 2;
+constexpr size_t kMaxCandidates = 3;
 
 struct ImplList {
   OpKind kind;
@@ -31,12 +32,13 @@ struct ImplList {
 };
 
 // Our own element-wise kernels come before oneDNN's eltwise primitives where oneDNN's are
-// inaccurate or change NaN and infinities (eltwise.hpp); an int8 anchor before its float32 form.
+// inaccurate or change NaN and infinities (eltwise.hpp); an int8 anchor before its weight-only
+// form, and both before the float32 one.
 constexpr ImplList kImplLists[] = {
     {OpKind::kConv2d, {kInt8, kConvolution}},
     {OpKind::kConvTranspose2d, {kInt8, kConvolution}},
-    {OpKind::kMatmul, {kInt8, kMatmul}},
-    {OpKind::kGemm, {kInt8, kMatmul}},
+    {OpKind::kMatmul, {kInt8, kWeightOnly, kMatmul}},
+    {OpKind::kGemm, {kInt8, kWeightOnly, kMatmul}},
     {OpKind::kAveragePool2d, {kPooling}},
     {OpKind::kMaxPool2d, {kPooling}},
     {OpKind::kAdd, {kQuantizedAdd, kBinary}},

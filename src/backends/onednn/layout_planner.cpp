@@ -201,7 +201,8 @@ TensorId LayoutPlanner::owned_f32(const std::vector<float>& values) {
 void LayoutPlanner::add_reorder(TensorId src, const memory::desc& src_md, TensorId dst) {
   const memory::desc& dst_md = plan_.tensors[dst].md;
   dnnl::reorder::primitive_desc pd(cpu_engine(), src_md, cpu_engine(), dst_md, scratchpad_attr());
-  add_primitive(plan_, pd, dnnl::reorder(pd), {{DNNL_ARG_FROM, src, src_md}, {DNNL_ARG_TO, dst, dst_md}});
+  add_primitive(plan_, pd, dnnl::reorder(pd), {{DNNL_ARG_FROM, src, src_md}, {DNNL_ARG_TO, dst, dst_md}},
+                "reorder (layout)");
 }
 
 void LayoutPlanner::reorder_now(TensorId src, const memory::desc& src_md, TensorId dst) {
@@ -244,7 +245,9 @@ void LayoutPlanner::bind_graph_outputs() {
     const TensorId from = plain(id);
     Plan* plan = &plan_;
     const size_t bytes = plan_.tensors[dst].bytes;
-    add_run(plan_, [plan, from, dst, bytes] { std::memcpy(plan->ptr[dst], plan->ptr[from], bytes); }, {from}, {dst});
+    add_run(
+        plan_, [plan, from, dst, bytes] { std::memcpy(plan->ptr[dst], plan->ptr[from], bytes); }, {from}, {dst},
+        "copy to a graph output");
   }
 }
 

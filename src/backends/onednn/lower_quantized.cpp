@@ -1,6 +1,7 @@
 // int8 QDQ (quantized.hpp): an anchor whose input and filter are dequantizations of 8-bit tensors
-// as one int8 convolution or matmul, the residual add of a QDQ network in one pass, and per-tensor
-// quantizeLinear / dequantizeLinear on our own kernels; each in its input's layout.
+// as one int8 convolution or matmul, the residual add of a QDQ network in one pass, per-tensor
+// quantizeLinear / dequantizeLinear on our own kernels, each in its input's layout; and matrix
+// products over dequantized 8-bit weights on our own kernel (weight_only.hpp).
 #include <optional>
 
 #include "backends/onednn/lowering.hpp"
@@ -71,6 +72,31 @@ bool lower_quantized_add(LowerContext& cx, size_t index) {
   cx.plan.placement[add.quantize_op] = "onednn";
   for (size_t dq : add.dequantizes)
     if (cx.quantized.absorbed(dq)) cx.plan.placement[dq] = "onednn";
+  return true;
+}
+
+// Plain row-major a, c and output. The operation's fused chain is given back to its members,
+// which then run on their own (a decode step's outputs are a few rows).
+bool lower_weight_only(LowerContext& cx, size_t index) {
+  const WeightOnlyMatmul* found = cx.quantized.weight_only(index);
+  if (!found) return false;
+  const Operation& op = cx.graph.operations[index];
+  LayoutPlanner& layout = cx.layout;
+  cx.fusion.unfuse(index);
+  const TensorId a = layout.plain(found->a);
+  std::vector<TensorId> reads = {a};
+  std::optional<TensorId> c;
+  if (found->c) reads.push_back(*(c = layout.plain(*found->c)));
+  const TensorId dst = layout.define(op.outputs[0], layout.plain_md(op.outputs[0]));
+  Plan* plan = &cx.plan;
+  add_run(cx.plan,
+          [plan, m = *found, a, c, dst] {
+            const auto* c_values = c ? reinterpret_cast<const float*>(plan->ptr[*c]) : nullptr;
+            run_weight_only(m, reinterpret_cast<const float*>(plan->ptr[a]), c_values,
+                            reinterpret_cast<float*>(plan->ptr[dst]));
+          },
+          std::move(reads), {dst});
+  if (cx.quantized.absorbed(found->dequantize)) cx.plan.placement[found->dequantize] = "onednn";
   return true;
 }
 

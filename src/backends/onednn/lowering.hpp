@@ -85,6 +85,8 @@ bool lower_int8(LowerContext& cx, size_t index);
 bool lower_own_quantization(LowerContext& cx, size_t index);
 // A QDQ residual add in one pass.
 bool lower_quantized_add(LowerContext& cx, size_t index);
+// A matmul or gemm over dequantized 8-bit constant weights on our own kernel (weight_only.hpp).
+bool lower_weight_only(LowerContext& cx, size_t index);
 
 // ---- The last resort (lower_reference.cpp) ----
 

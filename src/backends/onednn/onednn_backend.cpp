@@ -3,9 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "backends/memory_plan.hpp"
 #include "backends/onednn/eltwise.hpp"
@@ -16,6 +20,8 @@ namespace webnn::onednn {
 namespace {
 
 constexpr size_t kAlignment = 64;
+// Primitives whose arguments hold fewer bytes run on one thread (OnednnExecutable::prepare_steps).
+constexpr size_t kSmallStepBytes = size_t{64} << 10;
 
 // 64-byte aligned bytes that are never reallocated.
 class AlignedBuffer {
@@ -32,6 +38,72 @@ class AlignedBuffer {
   std::byte* data_ = nullptr;
 };
 
+// WEBNN_ONEDNN_PROFILE=FILE: every executable times its steps and, when it is destroyed, appends
+// to FILE its time per run by what the steps compute (their labels; docs/onednn.md, "Profiling").
+class Profile {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  static std::unique_ptr<Profile> from_environment(const Plan& plan) {
+    const char* path = std::getenv("WEBNN_ONEDNN_PROFILE");
+    if (!path || !*path) return nullptr;
+    return std::make_unique<Profile>(path, plan);
+  }
+
+  Profile(std::string path, const Plan& plan) : path_(std::move(path)), operations_(plan.graph->operations.size()) {
+    for (const Step& step : plan.steps) step_label_.push_back(index_of(step.label));
+  }
+  Profile(const Profile&) = delete;
+  Profile& operator=(const Profile&) = delete;
+
+  void step(size_t index, Clock::duration d) { total_[step_label_[index]] += d; }
+  // Time spent on the run outside the steps, under `label` (the input scan of GuardedExecutable).
+  void extra(std::string_view label, Clock::duration d) {
+    total_[index_of(std::string(label))] += d;
+    run_total_ += d;
+  }
+  void run(Clock::duration d) {
+    ++runs_;
+    run_total_ += d;
+  }
+
+  ~Profile() {
+    if (runs_ == 0) return;
+    std::FILE* f = std::fopen(path_.c_str(), "a");
+    if (!f) return;
+    const auto us = [&](Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count() / runs_; };
+    std::vector<size_t> order(labels_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return total_[a] > total_[b]; });
+    Clock::duration steps{};
+    for (const Clock::duration& d : total_) steps += d;
+    std::fprintf(f, "# onednn plan: %zu operations, %zu steps, %zu runs; per run: %.1f us, steps %.1f us\n",
+                 operations_, step_label_.size(), runs_, us(run_total_), us(steps));
+    for (size_t i : order) {
+      const size_t count = static_cast<size_t>(std::count(step_label_.begin(), step_label_.end(), i));
+      std::fprintf(f, "%.1f\t%zu\t%s\n", us(total_[i]), count, labels_[i].c_str());
+    }
+    std::fclose(f);
+  }
+
+ private:
+  size_t index_of(const std::string& label) {
+    const auto it = std::find(labels_.begin(), labels_.end(), label);
+    if (it != labels_.end()) return static_cast<size_t>(it - labels_.begin());
+    labels_.push_back(label);
+    total_.emplace_back();
+    return labels_.size() - 1;
+  }
+
+  std::string path_;
+  size_t operations_;
+  std::vector<std::string> labels_;
+  std::vector<Clock::duration> total_;  // by label
+  std::vector<size_t> step_label_;      // by step
+  size_t runs_ = 0;
+  Clock::duration run_total_{};
+};
+
 // Runs a Plan. Everything a run needs is allocated here, once: the arena of intermediates, the
 // scratchpad, the oneDNN memory objects and the argument arrays. A run binds the caller's buffers,
 // then executes the steps in order.
@@ -40,7 +112,10 @@ class OnednnExecutable final : public Executable {
   explicit OnednnExecutable(std::unique_ptr<Plan> plan) : plan_(std::move(plan)), stream_(plan_->engine) {
     place_tensors();
     prepare_steps();
+    profile_ = Profile::from_environment(*plan_);
   }
+
+  Profile* profile() const { return profile_.get(); }
 
   void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override {
     const Graph& g = *plan_->graph;
@@ -49,23 +124,23 @@ class OnednnExecutable final : public Executable {
                                              std::to_string(outputs.size()) + " outputs, the graph has " +
                                              std::to_string(g.inputs.size()) + " and " +
                                              std::to_string(g.outputs.size()));
-    omp_set_num_threads(plan_->num_threads);
+    const Profile::Clock::time_point start = profile_ ? Profile::Clock::now() : Profile::Clock::time_point{};
+    omp_set_num_threads(threads_ = plan_->num_threads);
     bind(inputs, outputs);
-    for (const Prepared& step : prepared_) {
-      if (step.run) {
-        (*step.run)();
-        continue;
+    if (profile_) {
+      for (size_t i = 0; i < prepared_.size(); ++i) {
+        const Profile::Clock::time_point t = Profile::Clock::now();
+        execute(prepared_[i]);
+        profile_->step(i, Profile::Clock::now() - t);
       }
-      const dnnl_status_t status =
-          dnnl_primitive_execute(step.primitive, stream_.get(), static_cast<int>(step.args.size()), step.args.data());
-      if (status != dnnl_success)
-        throw_error(ErrorKind::kOperationError,
-                    "onednn backend: a primitive failed to execute (status " + std::to_string(int(status)) + ")");
+    } else {
+      for (const Prepared& step : prepared_) execute(step);
     }
     stream_.wait();
     for (size_t i = 0; i < outputs.size(); ++i)
       if (staged_outputs_[i].data() && output_bytes_[i] != 0)
         std::memcpy(outputs[i], staged_outputs_[i].data(), output_bytes_[i]);
+    if (profile_) profile_->run(Profile::Clock::now() - start);
   }
 
   std::vector<std::string> placement() const override { return plan_->placement; }
@@ -75,7 +150,21 @@ class OnednnExecutable final : public Executable {
     dnnl_primitive_t primitive = nullptr;
     std::vector<dnnl_exec_arg_t> args;
     const std::function<void()>* run = nullptr;
+    int threads = 1;  // the OpenMP threads it runs with
   };
+
+  void execute(const Prepared& step) {
+    if (step.threads != threads_) omp_set_num_threads(threads_ = step.threads);
+    if (step.run) {
+      (*step.run)();
+      return;
+    }
+    const dnnl_status_t status =
+        dnnl_primitive_execute(step.primitive, stream_.get(), static_cast<int>(step.args.size()), step.args.data());
+    if (status != dnnl_success)
+      throw_error(ErrorKind::kOperationError,
+                  "onednn backend: a primitive failed to execute (status " + std::to_string(int(status)) + ")");
+  }
 
   TensorId root(TensorId t) const {
     while (plan_->tensors[t].view_of) t = *plan_->tensors[t].view_of;
@@ -151,11 +240,18 @@ class OnednnExecutable final : public Executable {
     for (Step& step : plan.steps) {
       Prepared p;
       if (step.run) {
-        p.run = &step.run;
+        p.run = &step.run;  // our kernels and the reference's choose their threads themselves
+        p.threads = plan.num_threads;
         prepared_.push_back(std::move(p));
         continue;
       }
       p.primitive = step.primitive.get();
+      // A primitive over few bytes runs on this thread alone: its work takes less than waking the
+      // others (each parallel region is a fork and a join, and under load a join waits for a
+      // descheduled thread). Primitives that fixed their thread count when created keep it.
+      size_t bytes = 0;
+      for (const StepArg& a : step.args) bytes += a.md.get_size();
+      p.threads = bytes < kSmallStepBytes ? 1 : plan.num_threads;
       for (const StepArg& a : step.args) {
         dnnl::memory mem(a.md, plan.engine, plan.ptr[a.tensor]);
         const Home home = plan.tensors[root(a.tensor)].home;
@@ -236,6 +332,8 @@ class OnednnExecutable final : public Executable {
   std::vector<std::vector<std::byte>> staged_inputs_, staged_outputs_;
   std::vector<size_t> output_bytes_;
   std::vector<std::byte*> bound_inputs_, bound_outputs_;
+  std::unique_ptr<Profile> profile_;  // WEBNN_ONEDNN_PROFILE
+  int threads_ = 0;                   // the calling thread's OpenMP thread count, as last set
 };
 
 // The plan for inputs without NaN or infinities (activations fused into oneDNN post-ops, which
@@ -252,7 +350,12 @@ class GuardedExecutable final : public Executable {
   }
 
   void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override {
-    if (!scan_ || !any_special(inputs)) return fast_->run(inputs, outputs);
+    if (!scan_) return fast_->run(inputs, outputs);
+    const Profile::Clock::time_point start = Profile::Clock::now();
+    const bool special = any_special(inputs);
+    if (Profile* p = fast_->profile())
+      p->extra("scan of the inputs for NaN and infinities", Profile::Clock::now() - start);
+    if (!special) return fast_->run(inputs, outputs);
     if (!any_) any_ = std::make_unique<OnednnExecutable>(compile_plan(graph_, options_, /*finite_inputs=*/false));
     any_->run(inputs, outputs);
   }

@@ -65,6 +65,7 @@ struct Step {
   std::function<void()> run;
   std::vector<TensorId> reads;  // of `run` steps, for liveness
   std::vector<TensorId> writes;
+  std::string label;  // what it computes, for profiles: "<op> / <implementation>", "reorder", ...
 };
 
 struct Plan {
@@ -83,6 +84,8 @@ struct Plan {
   // executable from plain_of and ptr.
   std::vector<std::byte*> values;
   std::vector<std::string> placement;  // by operation: "onednn" or "reference"
+  // The label of the steps being added (the compiler sets it per operation and candidate).
+  std::string label;
   int num_threads = 1;
   // Whether the plan gives the reference's results only when no graph input holds a NaN or an
   // infinity: it has activations fused into oneDNN post-ops, oneDNN max pools or Winograd

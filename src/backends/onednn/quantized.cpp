@@ -17,7 +17,8 @@ constexpr size_t kNone = static_cast<size_t>(-1);
 
 bool is_constant(const Graph& g, OperandId id) { return g.operands[id].kind == OperandKind::kConstant; }
 
-// The values of a constant float32, uint8, int8 or int32 operand as doubles.
+}  // namespace
+
 std::optional<std::vector<double>> constant_values(const Graph& g, OperandId id) {
   if (!is_constant(g, id)) return std::nullopt;
   const OperandDescriptor& d = g.desc(id);
@@ -49,6 +50,8 @@ std::optional<std::vector<double>> constant_values(const Graph& g, OperandId id)
   }
   return out;
 }
+
+namespace {
 
 bool is_8bit(DataType t) { return t == DataType::kUint8 || t == DataType::kInt8; }
 
@@ -148,7 +151,10 @@ std::optional<std::vector<float>> bias_values(const Graph& g, OperandId bias, co
 }  // namespace
 
 QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
-    : anchors_(g.operations.size()), adds_(g.operations.size()), absorbed_(g.operations.size(), false) {
+    : anchors_(g.operations.size()),
+      adds_(g.operations.size()),
+      weight_only_(g.operations.size()),
+      absorbed_(g.operations.size(), false) {
   std::vector<std::vector<size_t>> readers(g.operands.size());
   std::vector<size_t> producer(g.operands.size(), kNone);
   std::vector<bool> is_output(g.operands.size(), false);
@@ -242,8 +248,18 @@ QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
     adds_[index] = std::move(a);
   }
 
-  // A dequantizeLinear is absorbed when only int8 anchors and one-pass adds read its result,
-  // through it.
+  // Weight-only int8 products: a float32 matmul or gemm that is no int8 anchor, whose B is a
+  // dequantized constant.
+  for (size_t index = 0; index < g.operations.size(); ++index) {
+    const Operation& op = g.operations[index];
+    if ((op.kind != OpKind::kMatmul && op.kind != OpKind::kGemm) || anchors_[index]) continue;
+    const size_t p = producer[op.inputs[1]];
+    if (p != kNone && g.operations[p].kind == OpKind::kDequantizeLinear)
+      weight_only_[index] = weight_only_matmul(g, index, p);
+  }
+
+  // A dequantizeLinear is absorbed when only int8 anchors, one-pass adds and weight-only products
+  // read its result, through it.
   for (size_t i = 0; i < g.operations.size(); ++i) {
     const Operation& op = g.operations[i];
     if (op.kind != OpKind::kDequantizeLinear || is_output[op.outputs[0]]) continue;
@@ -251,6 +267,13 @@ QuantizedFusion::QuantizedFusion(const Graph& g, const Fusion& fusion)
     bool only_anchors = !readers[value].empty();
     for (size_t r : readers[value]) {
       if (adds_[r]) continue;  // an add reads it only as one of its two operands, which it replaces
+      if (weight_only_[r] && weight_only_[r]->dequantize == i) {
+        // Only as B (gemm's c, for one, reads it as a float32 operand).
+        size_t uses = 0;
+        for_each_input(g.operations[r], [&](OperandId id) { uses += id == value; });
+        only_anchors = only_anchors && uses == 1;
+        continue;
+      }
 
       const auto& a = anchors_[r];
       only_anchors =

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "backends/onednn/fusion.hpp"
+#include "backends/onednn/weight_only.hpp"
 #include "graph/graph.hpp"
 
 namespace webnn::onednn {
@@ -72,8 +73,12 @@ class QuantizedFusion {
   const QuantizedAdd* add(size_t index) const { return adds_[index] ? &*adds_[index] : nullptr; }
   // The int8 form of anchor `index`, when it has one.
   const QuantizedAnchor* anchor(size_t index) const { return anchors_[index] ? &*anchors_[index] : nullptr; }
+  // The weight-only int8 form of matmul or gemm `index` (weight_only.hpp), when it has one.
+  const WeightOnlyMatmul* weight_only(size_t index) const {
+    return weight_only_[index] ? &*weight_only_[index] : nullptr;
+  }
   // Whether operation `index` (a dequantizeLinear or quantizeLinear) is computed inside int8
-  // anchors only, so it needs no step of its own.
+  // anchors and weight-only products only, so it needs no step of its own.
   bool absorbed(size_t index) const { return absorbed_[index]; }
   // Anchor `index` could not become an int8 primitive: it runs as a float32 one. Returns the
   // dequantizeLinear operations it read through that must now be lowered (they precede it), and
@@ -83,8 +88,13 @@ class QuantizedFusion {
  private:
   std::vector<std::optional<QuantizedAnchor>> anchors_;
   std::vector<std::optional<QuantizedAdd>> adds_;
+  std::vector<std::optional<WeightOnlyMatmul>> weight_only_;
   std::vector<bool> absorbed_;
 };
+
+// The values of a constant float32, uint8, int8 or int32 operand as doubles; nullopt for any other
+// operand.
+std::optional<std::vector<double>> constant_values(const Graph& graph, OperandId id);
 
 // A per-tensor quantizeLinear (float32 -> uint8/int8) or dequantizeLinear (uint8/int8 -> float32)
 // with constant scale and zero point: the operations our own kernel runs.

@@ -11,8 +11,9 @@ dnnl::primitive_attr scratchpad_attr() {
 }
 
 void add_primitive(Plan& plan, const dnnl::primitive_desc_base& pd, dnnl::primitive primitive,
-                   std::vector<StepArg> args) {
+                   std::vector<StepArg> args, std::string_view label) {
   Step step;
+  step.label = label.empty() ? plan.label : std::string(label);
   step.primitive = std::move(primitive);
   step.args = std::move(args);
   step.scratchpad_md = pd.scratchpad_desc();
@@ -20,8 +21,10 @@ void add_primitive(Plan& plan, const dnnl::primitive_desc_base& pd, dnnl::primit
   plan.steps.push_back(std::move(step));
 }
 
-void add_run(Plan& plan, std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes) {
+void add_run(Plan& plan, std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes,
+             std::string_view label) {
   Step step;
+  step.label = label.empty() ? plan.label : std::string(label);
   step.run = std::move(run);
   step.reads = std::move(reads);
   step.writes = std::move(writes);

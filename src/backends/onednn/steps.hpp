@@ -6,6 +6,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <functional>
+#include <string_view>
 #include <vector>
 
 #include "backends/onednn/plan.hpp"
@@ -15,8 +16,10 @@ namespace webnn::onednn {
 // Every primitive of a plan uses the plan's one scratchpad (Plan::scratchpad_bytes).
 dnnl::primitive_attr scratchpad_attr();
 
+// Each step is labelled `label`, or the plan's current label (Plan::label) when it is empty.
 void add_primitive(Plan& plan, const dnnl::primitive_desc_base& pd, dnnl::primitive primitive,
-                   std::vector<StepArg> args);
-void add_run(Plan& plan, std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes);
+                   std::vector<StepArg> args, std::string_view label = {});
+void add_run(Plan& plan, std::function<void()> run, std::vector<TensorId> reads, std::vector<TensorId> writes,
+             std::string_view label = {});
 
 }  // namespace webnn::onednn
