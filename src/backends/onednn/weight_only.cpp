@@ -84,9 +84,11 @@ void dot_products(const WeightOnlyMatmul& op, const float* a, size_t rows, float
 // dequantized panels with sgemm.
 constexpr size_t kDotRows = 8;
 // Outputs per parallel chunk of the dot products (small: a projection of 192 outputs splits evenly
-// over the threads), and per dequantized panel of the sgemm path.
+// over the threads).
 constexpr size_t kChunk = 16;
-constexpr size_t kPanel = 64;
+// The sgemm path's panels: as few as the threads allow (each sgemm call packs a again), at most
+// this many bytes of dequantized weights each.
+constexpr size_t kPanelBytes = size_t{4} << 20;
 // Below this many multiply-adds a second thread costs more than it saves. A decode step reads
 // each matrix from memory once, and one core alone does not draw the memory's bandwidth: the 135M
 // model's projections (0.1 M to 0.9 M multiply-adds) run on every thread.
@@ -227,14 +229,17 @@ void run_weight_only(const WeightOnlyMatmul& op, const float* a, const float* c,
       dot_products(op, a, op.rows, out, n0, std::min(op.n, n0 + kChunk));
     }
   } else {
-    const auto panels = static_cast<int64_t>((op.n + kPanel - 1) / kPanel);
+    const size_t threads = parallel ? static_cast<size_t>(omp_get_max_threads()) : 1;
+    const size_t widest = std::max<size_t>(16, kPanelBytes / (sizeof(float) * op.k));
+    const size_t width = std::min(widest, (op.n + threads - 1) / threads);
+    const auto panels = static_cast<int64_t>((op.n + width - 1) / width);
     int failed = 0;
 #pragma omp parallel if (parallel) reduction(| : failed)
     {
-      std::vector<float> panel(kPanel * op.k);
+      std::vector<float> panel(width * op.k);
 #pragma omp for schedule(static)
       for (int64_t p = 0; p < panels; ++p) {
-        const size_t n0 = static_cast<size_t>(p) * kPanel, n1 = std::min(op.n, n0 + kPanel);
+        const size_t n0 = static_cast<size_t>(p) * width, n1 = std::min(op.n, n0 + width);
         failed |= !(op.is_signed ? panel_product<int8_t>(op, a, out, n0, n1, panel.data())
                                  : panel_product<uint8_t>(op, a, out, n0, n1, panel.data()));
       }
