@@ -7,6 +7,7 @@ Offline, from Debian's packages (see README.md, "Python"):
 """
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -31,14 +32,16 @@ class CMakeBuild(build_ext):
         cmake = shutil.which("cmake")
         if not cmake:
             raise RuntimeError("webnn: cmake is required to build the extension (Debian: apt install cmake)")
-        build_dir = Path(self.build_temp).resolve() / "cmake"
+        # Beside build/, at its depth: ccache (the project's CMake uses it when present) then serves
+        # the objects build/ compiled with the same flags.
+        build_dir = ROOT / "build-pip"
         configure = [cmake, "-S", str(ROOT), "-B", str(build_dir),
                      "-DCMAKE_BUILD_TYPE=Release", "-DWEBNN_BUILD_TESTS=OFF", "-DWEBNN_BUILD_PYTHON=ON",
                      f"-DPython_EXECUTABLE={sys.executable}"]
+        # More CMake arguments from the environment (e.g. WEBNN_CMAKE_ARGS=-DWEBNN_WERROR=ON).
+        configure += shlex.split(os.environ.get("WEBNN_CMAKE_ARGS", ""))
         if shutil.which("ninja") and not (build_dir / "CMakeCache.txt").exists():
             configure += ["-G", "Ninja"]
-        if shutil.which("ccache"):
-            configure.append("-DCMAKE_CXX_COMPILER_LAUNCHER=ccache")
         subprocess.check_call(configure)
         jobs = self.parallel or os.cpu_count() or 1
         subprocess.check_call([cmake, "--build", str(build_dir), "--target", "webnn_python", "-j", str(jobs)])
@@ -58,6 +61,6 @@ setup(
     ext_modules=[Extension("webnn._webnn", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
     # Beside CMake's build/ rather than inside it.
-    options={"build": {"build_base": "build-pip"}},
+    options={"build": {"build_base": "build-pip/setuptools"}},
     zip_safe=False,
 )

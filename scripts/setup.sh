@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git
+  build-essential cmake ninja-build pkg-config git ccache
   nlohmann-json3-dev libfp16-dev libcli11-dev libfmt-dev libdnnl-dev libsleef-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libseccomp-dev

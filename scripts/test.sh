@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The whole test suite: builds with warnings as errors, runs every unit test (CTest), the Python
-# tests (pytest, on the build tree's module and on a pip-installed copy), the JavaScript package's
-# tests (node --test) and the WPT conformance data of ../shared/wpt/conformance and
-# conformance-extra on every backend.
+# The whole test suite: builds (scripts/build.sh: warnings are errors), runs every unit test
+# (CTest), the Python tests (pytest, on the build tree's module and on a pip-installed copy), the
+# JavaScript package's tests (node --test) and the WPT conformance data of
+# ../shared/wpt/conformance and conformance-extra on every backend.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh -DWEBNN_WERROR=ON
+scripts/build.sh
 ctest --test-dir build --output-on-failure -j"$(nproc)"
 if [ ! -d build/python/webnn ]; then
   echo "== python: build/python/webnn was not built (are pybind11-dev and python3-dev installed? scripts/setup.sh)"

@@ -8,7 +8,8 @@ set -euo pipefail
 src=$(cd "$1" && pwd) work=$2
 rm -rf "$work" && mkdir -p "$work" && work=$(cd "$work" && pwd)
 /usr/bin/python3 -m venv --system-site-packages "$work/venv"
-"$work/venv/bin/pip" install --quiet --no-build-isolation --no-index "$src"
+# The flags of scripts/build.sh's tree, so that ccache serves the objects it compiled.
+WEBNN_CMAKE_ARGS="-DWEBNN_WERROR=ON" "$work/venv/bin/pip" install --quiet --no-build-isolation --no-index "$src"
 cd "$work"
 "$work/venv/bin/python" - "$work" <<'PY'
 import sys
