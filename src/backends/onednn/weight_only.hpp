@@ -6,13 +6,13 @@
 // a decode step is a few rows times every weight matrix, so reading a quarter of the bytes is most
 // of a step's time.
 //
-// Up to kGemvRows rows at a time, each output is a dot product of the row with the 8-bit weights,
+// Up to 8 rows (a decode step), each output is a dot product of the row with the 8-bit weights,
 // widened to float32 in registers: per block of K, sum((w - zero_point) * x) * scale (vectorised
 // for AVX-512 and AVX2, a scalar loop otherwise). More rows (a prompt) dequantize a panel of
 // outputs at a time into a buffer of the thread's (the reference's values, (w - zp) * scale) and
-// multiply it with oneDNN's sgemm. gemm's alpha, beta and c are applied after the product. The
-// result differs from the reference's (dequantizeLinear, then a float32 product) only in the order
-// of the float32 roundings.
+// multiply it with oneDNN's sgemm (docs/onednn.md, "Weight-only int8"). gemm's alpha, beta and c
+// are applied after the product. The result differs from the reference's (dequantizeLinear, then a
+// float32 product) only in the order of the float32 roundings.
 #pragma once
 
 #include <cstddef>
