@@ -157,7 +157,7 @@ class Int8Test : public test::BackendComparison<Tolerance> {
   // Whether the `nth` dequantizeLinear of the built graph is read only by weight-only products
   // (weight_only.hpp) and so has no step of its own: its float32 values are never written.
   bool weight_only(size_t nth) const {
-    const std::vector<bool> specials = onednn::may_hold_specials(*graph_, true);
+    const std::vector<uint8_t> specials = onednn::may_hold_specials(*graph_, true);
     const onednn::Fusion fusion(*graph_, specials);
     const onednn::QuantizedFusion q(*graph_, fusion);
     for (size_t i = 0, seen = 0; i < graph_->operations.size(); ++i) {

@@ -252,6 +252,77 @@ TEST(OnednnSpecialValues, SoftmaxRowsWithNaNAndInfinities) {
   EXPECT_NEAR(got[9], 1.0f / 3, 1e-7);
 }
 
+// An attention mask: finite scores plus a constant of 0 and -Infinity hold -Infinity only, and the
+// softmax runs as oneDNN's primitive (it computes -Infinity as the reference does), not the
+// reference kernel: masked positions get exactly 0, a row masked whole is NaN, the others sum to 1.
+TEST(OnednnSpecialValues, SoftmaxOfAMinusInfinityMaskRunsOnOnednn) {
+  const uint32_t rows = 5, columns = 37;
+  Floats scores(2 * rows * columns), mask(rows * columns, 0.0f);
+  for (size_t i = 0; i < scores.size(); ++i) scores[i] = std::sin(float(i) * 0.37f) * 4;
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t c = 0; c < columns; ++c)
+      if (r == rows - 1 || c > r * 8) mask[r * columns + c] = -kInf;  // causal-like; the last row whole
+  Case c;
+  const OperandId masked = c.op(OpKind::kAdd, {c.input({2, rows, columns}, scores), c.constant({rows, columns}, mask)});
+  c.output(c.op(OpKind::kSoftmax, {masked}, SoftmaxAttrs{2}));
+  const auto graph = c.builder.build(c.outputs);
+  const Floats got = check_both(graph, {{scores}}).front();
+  for (uint32_t b = 0; b < 2; ++b) {
+    for (uint32_t r = 0; r < rows; ++r) {
+      double sum = 0;
+      for (uint32_t col = 0; col < columns; ++col) {
+        const float v = got[(b * rows + r) * columns + col];
+        if (r == rows - 1) {
+          EXPECT_TRUE(std::isnan(v)) << b << "," << r << "," << col;
+        } else if (col > r * 8) {
+          EXPECT_EQ(v, 0.0f) << b << "," << r << "," << col;
+        }
+        sum += v;
+      }
+      if (r != rows - 1) EXPECT_NEAR(sum, 1.0, 1e-6) << b << "," << r;
+    }
+  }
+  const std::vector<std::string> placement = compile("onednn", graph)->placement();
+  EXPECT_EQ(placement.back(), "onednn");
+  // +Infinity in the mask: the softmax runs the reference kernel again (oneDNN would give 0s).
+  Case plus;
+  mask[3] = kInf;
+  plus.output(
+      plus.op(OpKind::kSoftmax,
+              {plus.op(OpKind::kAdd, {plus.input({2, rows, columns}, scores), plus.constant({rows, columns}, mask)})},
+              SoftmaxAttrs{2}));
+  const auto plus_graph = plus.builder.build(plus.outputs);
+  const Floats with_plus = check_both(plus_graph, {{scores}}).front();
+  EXPECT_TRUE(std::isnan(with_plus[0]));
+  EXPECT_EQ(compile("onednn", plus_graph)->placement().back(), "reference");
+}
+
+// x / sqrt(mean(x * x) + epsilon) makes no NaN or infinity when epsilon > 0 (the square root is
+// of a positive value), so a masked softmax after an RMSNorm still runs on oneDNN; with epsilon 0
+// the division may be 0 / 0 and the softmax runs the reference kernel. Both agree with the
+// reference, including a row of zeros (0 / 0 = NaN with epsilon 0).
+TEST(OnednnSpecialValues, AnRmsNormWithEpsilonKeepsValuesFinite) {
+  for (const float epsilon : {1e-5f, 0.0f}) {
+    Floats x(4 * 8);
+    for (size_t i = 8; i < x.size(); ++i) x[i] = std::cos(float(i)) * 3;  // row 0: zeros
+    Floats mask(4 * 8, 0.0f);
+    mask[5] = -kInf;
+    Case c;
+    const OperandId in = c.input({4, 8}, x);
+    ReduceAttrs mean;
+    mean.axes = std::vector<uint32_t>{1};
+    mean.keep_dimensions = true;
+    const OperandId ms = c.op(OpKind::kReduceMean, {c.op(OpKind::kMul, {in, in})}, mean);
+    const OperandId rms = c.op(OpKind::kSqrt, {c.op(OpKind::kAdd, {ms, c.constant({}, {epsilon})})});
+    const OperandId normed = c.op(OpKind::kDiv, {in, rms});
+    c.output(c.op(OpKind::kSoftmax, {c.op(OpKind::kAdd, {normed, c.constant({4, 8}, mask)})}, SoftmaxAttrs{1}));
+    const auto graph = c.builder.build(c.outputs);
+    const Floats got = check_both(graph, {{x}}).front();
+    EXPECT_EQ(std::isnan(got[0]), epsilon == 0) << epsilon;  // row 0: softmax of 0 / 0, or of zeros
+    EXPECT_EQ(compile("onednn", graph)->placement().back(), epsilon > 0 ? "onednn" : "reference") << epsilon;
+  }
+}
+
 // conv + clamp, add + relu and matmul + relu: fused into one oneDNN primitive for finite inputs,
 // and still NaN where the input is NaN. The same executable then runs finite inputs again.
 TEST(OnednnSpecialValues, NaNThroughFusedChains) {

@@ -28,7 +28,7 @@ const dnnl::engine& cpu_engine() {
 namespace {
 
 // Whether the graph's convolutions are blocked: it has one that runs on Winograd kernels.
-bool blocked_convs(const Graph& g, const std::vector<bool>& specials) {
+bool blocked_convs(const Graph& g, const std::vector<uint8_t>& specials) {
   for (size_t i = 0; i < g.operations.size(); ++i)
     if (winograd_candidate(g, specials, i)) return true;
   return false;
@@ -39,7 +39,7 @@ class Compiler {
   Compiler(std::shared_ptr<const Graph> graph, const CompileOptions& options, bool finite_inputs)
       : g_(*graph),
         plan_(std::make_unique<Plan>()),
-        specials_(may_hold_specials(g_, !finite_inputs)),
+        specials_(may_hold_specials(g_, !finite_inputs, /*rows_not_masked_whole=*/finite_inputs)),
         fusion_(g_, specials_),
         quantized_(g_, fusion_),
         layout_(g_, *plan_, fusion_),
@@ -50,6 +50,7 @@ class Compiler {
     plan_->num_threads = options.num_threads > 0 ? options.num_threads : omp_get_num_procs();
     plan_->placement.assign(g_.operations.size(), "reference");
     plan_->needs_finite_inputs = fusion_.fused_activation() || cx_.blocked_convs;
+    plan_->assumes_finite_inputs = finite_inputs;
   }
 
   std::unique_ptr<Plan> compile() {
@@ -95,7 +96,7 @@ class Compiler {
 
   const Graph& g_;
   std::unique_ptr<Plan> plan_;
-  std::vector<bool> specials_;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
+  std::vector<uint8_t> specials_;  // by OperandId: the Special kinds it may hold (may_hold_specials)
   Fusion fusion_;
   QuantizedFusion quantized_;
   LayoutPlanner layout_;

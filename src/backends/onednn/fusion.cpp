@@ -1,8 +1,11 @@
 #include "backends/onednn/fusion.hpp"
 
+#include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "backends/onednn/eltwise.hpp"
+#include "core/float16.hpp"
 #include "ops/number_cast.hpp"
 
 namespace webnn::onednn {
@@ -76,22 +79,154 @@ std::vector<PostOp> eltwise_chain(const Operation& op) {
   }
 }
 
-std::vector<bool> may_hold_specials(const Graph& graph, bool inputs) {
-  std::vector<bool> specials(graph.operands.size(), false);
+namespace {
+
+uint8_t special_of(float x) {
+  if (std::isnan(x)) return kNaN;
+  if (std::isinf(x)) return x > 0 ? kPlusInfinity : kMinusInfinity;
+  return 0;
+}
+
+// The kinds of special value a constant holds (scanned only when has_nan_or_inf finds one).
+uint8_t constant_specials(const void* data, size_t count, DataType type) {
+  if (!has_nan_or_inf(data, count, type)) return 0;
+  uint8_t kinds = 0;
+  for (size_t i = 0; i < count && kinds != kAnySpecial; ++i) {
+    if (type == DataType::kFloat32) {
+      float x;
+      std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
+      kinds |= special_of(x);
+    } else {
+      uint16_t bits;
+      std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
+      kinds |= special_of(half_to_float(bits));
+    }
+  }
+  return kinds;
+}
+
+// What is known of a finite value's sign: the square root, division and reciprocal of a value
+// known positive make no NaN or infinity (RMSNorm: x / sqrt(mean(x * x) + epsilon)).
+enum class Sign : uint8_t { kAny, kNonNegative, kPositive };
+
+// The sign of a small constant's values (large ones, weights, are not scanned: kAny).
+Sign constant_sign(const void* data, size_t count, DataType type) {
+  constexpr size_t kMaxScanned = 1024;
+  if (count > kMaxScanned || (type != DataType::kFloat32 && type != DataType::kFloat16)) return Sign::kAny;
+  bool positive = true;
+  for (size_t i = 0; i < count; ++i) {
+    float x;
+    if (type == DataType::kFloat32) {
+      std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
+    } else {
+      uint16_t bits;
+      std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
+      x = half_to_float(bits);
+    }
+    if (!(x >= 0)) return Sign::kAny;
+    positive = positive && x > 0;
+  }
+  return positive ? Sign::kPositive : Sign::kNonNegative;
+}
+
+bool at_least_non_negative(Sign s) { return s != Sign::kAny; }
+
+// The sign of a finite output of `op` from its inputs' (an operation of one float output).
+Sign sign_of(const Operation& op, const std::vector<Sign>& sign) {
+  const auto input = [&](size_t i) { return sign[op.inputs[i]]; };
+  switch (op.kind) {
+    case OpKind::kMul:  // x * x, or two values that are not negative (a product may underflow to 0)
+      return op.inputs[0] == op.inputs[1] || (at_least_non_negative(input(0)) && at_least_non_negative(input(1)))
+                 ? Sign::kNonNegative
+                 : Sign::kAny;
+    case OpKind::kAdd:
+      if (!at_least_non_negative(input(0)) || !at_least_non_negative(input(1))) return Sign::kAny;
+      return input(0) == Sign::kPositive || input(1) == Sign::kPositive ? Sign::kPositive : Sign::kNonNegative;
+    case OpKind::kReduceSumSquare:
+    case OpKind::kReduceL1:
+    case OpKind::kReduceL2:
+    case OpKind::kAbs:
+    case OpKind::kRelu:
+      return Sign::kNonNegative;
+    case OpKind::kReduceMean:
+    case OpKind::kReduceSum:
+    case OpKind::kReduceMax:
+    case OpKind::kReduceMin:
+      return at_least_non_negative(input(0)) ? Sign::kNonNegative : Sign::kAny;
+    case OpKind::kSqrt:
+    case OpKind::kReciprocal:
+    case OpKind::kReshape:
+    case OpKind::kIdentity:
+      return input(0);
+    default:
+      return Sign::kAny;
+  }
+}
+
+// Whether `op`, reading finite values only, makes no NaN or infinity although its kind can: a
+// square root of a value that is not negative, a division by or reciprocal of a positive value.
+bool makes_no_specials_here(const Operation& op, const std::vector<Sign>& sign) {
+  switch (op.kind) {
+    case OpKind::kSqrt:
+      return at_least_non_negative(sign[op.inputs[0]]);
+    case OpKind::kReciprocal:
+      return sign[op.inputs[0]] == Sign::kPositive;
+    case OpKind::kDiv:
+      return sign[op.inputs[1]] == Sign::kPositive;
+    default:
+      return false;
+  }
+}
+
+// add / sub of values that hold `a` and `b`: their infinities, and a NaN where two infinities
+// cancel (add: of opposite signs; sub: of the same sign) or a NaN comes in.
+uint8_t add_specials(uint8_t a, uint8_t b, bool subtract) {
+  if (subtract)
+    b = static_cast<uint8_t>((b & kNaN) | ((b & kPlusInfinity) ? kMinusInfinity : 0) |
+                             ((b & kMinusInfinity) ? kPlusInfinity : 0));
+  uint8_t out = a | b;
+  if (((a & kPlusInfinity) && (b & kMinusInfinity)) || ((a & kMinusInfinity) && (b & kPlusInfinity))) out |= kNaN;
+  return out;
+}
+
+}  // namespace
+
+std::vector<uint8_t> may_hold_specials(const Graph& graph, bool inputs, bool rows_not_masked_whole) {
+  std::vector<uint8_t> specials(graph.operands.size(), 0);
+  std::vector<Sign> sign(graph.operands.size(), Sign::kAny);
   for (OperandId id = 0; id < graph.operands.size(); ++id) {
     const Operand& operand = graph.operands[id];
     if (operand.kind == OperandKind::kInput) {
-      specials[id] = inputs;
+      specials[id] = inputs ? kAnySpecial : 0;
     } else if (operand.kind == OperandKind::kConstant) {
       const BufferRef& data = graph.constant_data(id);
       const size_t count = static_cast<size_t>(*operand.desc.byte_length()) / element_size(operand.desc.data_type);
-      specials[id] = has_nan_or_inf(data.data.get(), count, operand.desc.data_type);
+      specials[id] = constant_specials(data.data.get(), count, operand.desc.data_type);
+      if (!specials[id]) sign[id] = constant_sign(data.data.get(), count, operand.desc.data_type);
     }
   }
   for (const Operation& op : graph.operations) {
-    bool any = may_make_specials(op);
-    for_each_input(op, [&](OperandId id) { any = any || specials[id]; });
-    for (OperandId id : op.outputs) specials[id] = any;
+    uint8_t in = 0;
+    for_each_input(op, [&](OperandId id) { in |= specials[id]; });
+    uint8_t out = in ? kAnySpecial : 0;
+    if (!in && makes_no_specials_here(op, sign)) {
+      out = 0;
+    } else if (may_make_specials(op)) {
+      out = kAnySpecial;
+    } else if (op.kind == OpKind::kPad) {
+      out = in | special_of(ops::cast_to_float32(std::get<PadAttrs>(op.attrs).value));
+    } else if (moves_values_only(op.kind)) {
+      out = in;  // where's condition and gather's indices are integers: no specials
+    } else if (op.kind == OpKind::kAdd || op.kind == OpKind::kSub) {
+      out = add_specials(specials[op.inputs[0]], specials[op.inputs[1]], op.kind == OpKind::kSub);
+    } else if (op.kind == OpKind::kSoftmax && in == kMinusInfinity && rows_not_masked_whole) {
+      out = 0;  // exp(-Infinity) = 0 beside a finite maximum; the plan checks the assumption
+    }
+    const Sign s = out ? Sign::kAny : sign_of(op, sign);
+    for (OperandId id : op.outputs) {
+      specials[id] = out;
+      sign[id] = s;
+    }
   }
   return specials;
 }
@@ -111,7 +246,7 @@ std::optional<dnnl::algorithm> binary_algorithm(OpKind kind) {
   }
 }
 
-Fusion::Fusion(const Graph& graph, const std::vector<bool>& specials)
+Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
     : graph_(graph),
       fused_into_(graph.operations.size(), kNone),
       chains_(graph.operations.size()),

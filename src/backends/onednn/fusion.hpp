@@ -15,6 +15,7 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -33,18 +34,27 @@ struct PostOp {
 // clip(linear(x))); empty when oneDNN has none accurate enough.
 std::vector<PostOp> eltwise_chain(const Operation& op);
 
-// By OperandId: whether the value may hold a NaN or an infinity (other than by overflow): a
-// constant holding one, a graph input when `inputs` says so, the output of an operation that
-// makes them from finite values (div, pow, reciprocal, log, sqrt, reduceLogSum, normalizations
-// dividing by a given variance or with epsilon 0), and every value computed from such a value.
-std::vector<bool> may_hold_specials(const Graph& graph, bool inputs);
+// The kinds of non-finite value an operand may hold, as bits of may_hold_specials' result.
+enum Special : uint8_t { kNaN = 1, kPlusInfinity = 2, kMinusInfinity = 4, kAnySpecial = 7 };
+// By OperandId: the kinds of NaN or infinity the value may hold (other than by overflow; 0 where it
+// is finite): those of a constant holding any, all of them for a graph input when `inputs` says
+// so and for the output of an operation that makes them from finite values (div, pow, reciprocal,
+// log, sqrt, reduceLogSum, normalizations dividing by a given variance or with epsilon 0). An
+// operation that only moves values (reshape, transpose, where, gather, pad with its value, ...)
+// holds what its inputs hold; add and sub hold their inputs' infinities, and a NaN where two can
+// cancel (so an attention mask of 0 and -Infinity added to finite scores holds -Infinity only);
+// any other operation reading a special value may hold all of them. `rows_not_masked_whole`: assume
+// that no row a softmax normalises is -Infinity whole, so that a softmax of values holding no other
+// special value is finite (an attention mask; a row masked whole would be NaN), for a plan that
+// checks each such softmax's output (Plan::assumes_finite_inputs).
+std::vector<uint8_t> may_hold_specials(const Graph& graph, bool inputs, bool rows_not_masked_whole = false);
 // The oneDNN algorithm of add, sub, mul and div.
 std::optional<dnnl::algorithm> binary_algorithm(OpKind kind);
 
 class Fusion {
  public:
   // `specials`: may_hold_specials of the graph.
-  Fusion(const Graph& graph, const std::vector<bool>& specials);
+  Fusion(const Graph& graph, const std::vector<uint8_t>& specials);
   // The anchor operation `index` was fused into, or size_t(-1).
   size_t fused_into(size_t index) const { return fused_into_[index]; }
   // The operations fused into `anchor`, in order.

@@ -115,7 +115,7 @@ TensorId weights(LowerContext& cx, OperandId filter, const FilterView& fv, const
 // F(4x4, 3x3)), 1.7x to 2.4x faster than its direct kernels on ResNet-50's layers here. They
 // take nChw16c tensors only, so a graph with such a convolution keeps all its convolutions in
 // nChw16c (as fast as NHWC for the others) rather than reorder around each Winograd one.
-bool winograd_candidate(const Graph& g, const std::vector<bool>& specials, size_t index) {
+bool winograd_candidate(const Graph& g, const std::vector<uint8_t>& specials, size_t index) {
   const Operation& op = g.operations[index];
   if (op.kind != OpKind::kConv2d || !is_f32(g.desc(op.inputs[0])) || !is_f32(g.desc(op.outputs[0]))) return false;
   const auto& a = std::get<Conv2dAttrs>(op.attrs);

@@ -1,5 +1,6 @@
 // Normalizations along axes: softmax and layerNormalization over trailing axes, as oneDNN
 // primitives on plain tensors.
+#include "backends/onednn/eltwise.hpp"
 #include "backends/onednn/lowering.hpp"
 #include "backends/onednn/memory_desc.hpp"
 #include "backends/onednn/steps.hpp"
@@ -12,16 +13,32 @@ bool lower_softmax(LowerContext& cx, size_t index) {
   LayoutPlanner& layout = cx.layout;
   const Operation& op = cx.graph.operations[index];
   const OperandId input = op.inputs[0];
-  // oneDNN's softmax gives 0 beside a NaN where the reference gives a row of NaN: the reference
-  // kernel runs it wherever a NaN can reach it.
-  if (cx.specials[input]) return false;
-  cx.plan.needs_finite_inputs = true;
+  // oneDNN's softmax gives 0 beside a NaN or a +Infinity where the reference gives a row of NaN:
+  // the reference kernel runs it wherever one can reach it. -Infinity (an attention mask) it
+  // computes as the reference does: exp(-Infinity) = 0, and a row of -Infinity only gives NaN.
+  if (cx.specials[input] & (kNaN | kPlusInfinity)) return false;
   const memory::desc md = plain_view(cx.graph.desc(input).shape);
   const int axis = static_cast<int>(std::get<SoftmaxAttrs>(op.attrs).axis);
   dnnl::softmax_forward::desc desc(dnnl::prop_kind::forward_inference, md, axis);
   dnnl::softmax_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+  const TensorId out = layout.define(op.outputs[0], md);
   add_primitive(cx.plan, pd, dnnl::softmax_forward(pd),
-                {{DNNL_ARG_SRC, layout.plain(input), md}, {DNNL_ARG_DST, layout.define(op.outputs[0], md), md}});
+                {{DNNL_ARG_SRC, layout.plain(input), md}, {DNNL_ARG_DST, out, md}});
+  if (cx.plan.assumes_finite_inputs) {
+    // A NaN in the output says a NaN or an infinity came in after all (oneDNN leaves NaN where
+    // it was and 0 beside it) or a row was -Infinity whole: the executable reruns the dispatch on
+    // the plan for any inputs. Checking here rather than scanning the graph's inputs costs one
+    // pass over the softmax's output instead of one over every input (a decoder's whole cache).
+    Plan& plan = cx.plan;
+    const OperandDescriptor& desc = cx.graph.desc(op.outputs[0]);
+    const size_t count = static_cast<size_t>(*desc.byte_length()) / element_size(desc.data_type);
+    add_run(
+        plan,
+        [&plan, out, count, type = desc.data_type] {
+          if (has_nan_or_inf(plan.ptr[out], count, type)) plan.guard_failed = true;
+        },
+        {out}, {}, "softmax / check for NaN");
+  }
   return true;
 }
 

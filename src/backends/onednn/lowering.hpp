@@ -24,8 +24,8 @@ struct LowerContext {
   LayoutPlanner& layout;
   Fusion& fusion;
   QuantizedFusion& quantized;
-  const std::vector<bool>& specials;  // by OperandId: may hold a NaN or an infinity (may_hold_specials)
-  bool blocked_convs = false;         // convolutions in nChw16c (the graph has Winograd ones)
+  const std::vector<uint8_t>& specials;  // by OperandId: the Special kinds it may hold (may_hold_specials)
+  bool blocked_convs = false;            // convolutions in nChw16c (the graph has Winograd ones)
   // Lowers operation `index` the way the compiler does: its best candidate, else its reference
   // kernel (the dequantizations of an int8 anchor that fell back to float32).
   std::function<void(size_t)> lower;
@@ -43,7 +43,7 @@ bool lower_conv(LowerContext& cx, size_t index);
 bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q);
 // Whether conv2d `index` runs on oneDNN's Winograd kernels, which make the graph's convolutions
 // blocked (LowerContext::blocked_convs).
-bool winograd_candidate(const Graph& g, const std::vector<bool>& specials, size_t index);
+bool winograd_candidate(const Graph& g, const std::vector<uint8_t>& specials, size_t index);
 
 // ---- Matrix products (lower_matmul.cpp) ----
 

@@ -116,6 +116,7 @@ class OnednnExecutable final : public Executable {
   }
 
   Profile* profile() const { return profile_.get(); }
+  bool guard_failed() const { return plan_->guard_failed; }
 
   void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override {
     const Graph& g = *plan_->graph;
@@ -127,6 +128,7 @@ class OnednnExecutable final : public Executable {
     const Profile::Clock::time_point start = profile_ ? Profile::Clock::now() : Profile::Clock::time_point{};
     omp_set_num_threads(threads_ = plan_->num_threads);
     bind(inputs, outputs);
+    plan_->guard_failed = false;
     if (profile_) {
       for (size_t i = 0; i < prepared_.size(); ++i) {
         const Profile::Clock::time_point t = Profile::Clock::now();
@@ -350,12 +352,19 @@ class GuardedExecutable final : public Executable {
   }
 
   void run(std::span<const std::byte* const> inputs, std::span<std::byte* const> outputs) override {
-    if (!scan_) return fast_->run(inputs, outputs);
-    const Profile::Clock::time_point start = Profile::Clock::now();
-    const bool special = any_special(inputs);
-    if (Profile* p = fast_->profile())
-      p->extra("scan of the inputs for NaN and infinities", Profile::Clock::now() - start);
-    if (!special) return fast_->run(inputs, outputs);
+    bool special = false;
+    if (scan_) {
+      const Profile::Clock::time_point start = Profile::Clock::now();
+      special = any_special(inputs);
+      if (Profile* p = fast_->profile())
+        p->extra("scan of the inputs for NaN and infinities", Profile::Clock::now() - start);
+    }
+    if (!special) {
+      fast_->run(inputs, outputs);
+      // A softmax's check found a NaN (Plan::assumes_finite_inputs): the other plan rewrites the
+      // outputs from the same inputs (a dispatch never binds one buffer as input and output).
+      if (!fast_->guard_failed()) return;
+    }
     if (!any_) any_ = std::make_unique<OnednnExecutable>(compile_plan(graph_, options_, /*finite_inputs=*/false));
     any_->run(inputs, outputs);
   }

@@ -91,6 +91,15 @@ struct Plan {
   // infinity: it has activations fused into oneDNN post-ops, oneDNN max pools or Winograd
   // convolutions where the inputs can reach them (docs/onednn.md, "NaN and infinities").
   bool needs_finite_inputs = false;
+  // Whether the plan was compiled for finite inputs (the executable's first plan). Such a plan
+  // runs oneDNN's softmax, which gives 0 beside a NaN or a +Infinity where the reference gives a
+  // row of NaN, wherever the analysis says none can reach it, and assumes that no row of a masked
+  // softmax (input holding -Infinity) is -Infinity whole (may_hold_specials'
+  // rows_not_masked_whole). A step after each such softmax checks its output: a NaN there (which
+  // either a NaN or infinity from the inputs or a row masked whole leaves) sets `guard_failed`,
+  // and the executable runs the dispatch again on the plan for any inputs (onednn_backend.cpp).
+  bool assumes_finite_inputs = false;
+  bool guard_failed = false;  // set by those steps during a run; cleared when a run starts
 };
 
 // Builds the plan; throws NotSupportedError naming an op that neither oneDNN nor the reference
