@@ -182,3 +182,32 @@ def greedy(model, prompt, count):
         out.append(token)
         logits, cache = model(torch.tensor([[token]]), cache)
     return out
+
+
+class OnnxStep(torch.nn.Module):
+    """forward(input_ids [1, S], past keys and values [1, kv_heads, past, head_dim] per layer) ->
+    logits [1, S, vocab] and the present keys and values: the interface of Hugging Face's decoder
+    exports, which ONNX Runtime runs with a growing past."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, input_ids, *past):
+        cache = [(past[2 * i], past[2 * i + 1]) for i in range(len(past) // 2)]
+        logits, present = self.model(input_ids, cache)
+        return (logits, *[t for kv in present for t in kv])
+
+
+def export_onnx(model, path):
+    """Writes model to path as ONNX (opset 17) with OnnxStep's interface, the lengths dynamic."""
+    hp = model.hp
+    names = [f"past_{kind}.{i}" for i in range(hp.layers) for kind in ("key", "value")]
+    outputs = [f"present_{kind}.{i}" for i in range(hp.layers) for kind in ("key", "value")]
+    past = [torch.zeros(1, hp.kv_heads, 1, hp.head_dim) for _ in names]
+    axes = {"input_ids": {1: "sequence"}, "logits": {1: "sequence"}}
+    axes.update({n: {2: "past"} for n in names})
+    axes.update({n: {2: "total"} for n in outputs})
+    torch.onnx.export(OnnxStep(model), (torch.zeros(1, 1, dtype=torch.int64), *past), path,
+                      input_names=["input_ids", *names], output_names=["logits", *outputs],
+                      dynamic_axes=axes, opset_version=17)

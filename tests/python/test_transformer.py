@@ -182,6 +182,51 @@ def test_the_onnx_twin_runs_in_onnx_runtime_like_pytorch(trained, tmp_path, leng
                                rtol=0, atol=1e-5)
 
 
+@pytest.mark.skipif(not ort_available(), reason="node or onnxruntime-node is missing (scripts/setup.sh)")
+def test_bench_decode_drives_onnx_runtime_to_pytorchs_greedy_tokens_in_float32_and_int8(random_checkpoint, tmp_path):
+    """bench/decode.py's ONNX Runtime runner: the Hugging Face-style export driven step by step by
+    `ort_run.mjs decode` (presents fed back as pasts) chooses PyTorch's greedy tokens, and its int8
+    rewrite (MatMulNBits, 8 bits, blocks of 32, accuracy level 0) those of PyTorch on
+    quantize_int8(weights, 32)'s dequantized weights, which are webnn's int8 weights."""
+    sys.path.insert(0, str(REPO / "bench"))
+    import decode
+
+    hp, weights = read_checkpoint(random_checkpoint)
+    ids = np.random.default_rng(5).integers(0, 256, 40)
+    np.save(tmp_path / "ids.npy", ids.astype(np.int64))
+    steps, context = 6, 30
+    paths = decode.export(hp, weights, str(tmp_path), 32, [0])
+    prompt = ids[:context - steps].tolist()
+    runs = {"float32": (paths["float32"], weights),
+            "int8": (paths[0], tm.dequantized(tm.quantize_int8(weights, 32)))}
+    for kind, (path, values) in runs.items():
+        runner = decode.OrtRunner(path, str(tmp_path / "ids.npy"), 1, 8, [context], steps)
+        try:
+            result = runner.run()
+        finally:
+            runner.close()
+        assert runner.process.returncode == 0
+        expected = tt.greedy(tt.from_weights(hp, values), prompt, steps + 1)
+        assert result["tokens"][context] == expected, kind
+        assert result["first_ms"] > 0 and result["decode"][context] > 0
+    # The rewrite's arithmetic: a prompt's logits are PyTorch's on the dequantized weights, and
+    # differ from the float32 model's by more than that (the weights are quantized).
+    np.save(tmp_path / "prompt.npy", ids[None, :8].astype(np.int64))
+    args = ["node", str(REPO / "tools" / "ort" / "ort_run.mjs"), "run", paths[0], "--output-dir", str(tmp_path / "out"),
+            "--threads", "1", "--input", f"input_ids={tmp_path / 'prompt.npy'}"]
+    empty = np.zeros((1, hp.kv_heads, 0, hp.head_dim), np.float32)
+    np.save(tmp_path / "empty.npy", empty)
+    for i in range(hp.layers):
+        args += ["--input", f"past_key.{i}={tmp_path / 'empty.npy'}", "--input", f"past_value.{i}={tmp_path / 'empty.npy'}"]
+    subprocess.run(args, check=True, capture_output=True, timeout=300)
+    got = np.load(tmp_path / "out" / "logits.npy")
+    with torch.no_grad():
+        want = tt.from_weights(hp, runs["int8"][1])(torch.from_numpy(ids[None, :8].astype(np.int64)))[0].numpy()
+        float32 = tt.from_weights(hp, weights)(torch.from_numpy(ids[None, :8].astype(np.int64)))[0].numpy()
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
+    assert np.abs(got - float32).max() > 1e-2
+
+
 def test_load_weights_reads_what_was_written(trained):
     hp, expected = read_checkpoint(trained)
     got = webnn.load_weights(trained / "model.manifest.json")

@@ -7,6 +7,8 @@
 //   node tools/ort/ort_run.mjs bench MODEL.onnx [--input NAME=FILE.npy ...] [--iterations N]
 //                                  [--warmup N] [--threads N]
 //   node tools/ort/ort_run.mjs batch JOBS.json RESULTS.json [--threads N]
+//   node tools/ort/ort_run.mjs decode MODEL.onnx --ids IDS.npy --prompt N --contexts P,... --steps S
+//                                   [--threads N]
 //
 // run writes every output as DIR/NAME.npy. bench times session creation, the first run and then
 // the steady state, and prints "p50_ms=<x> mean_ms=<x> min_ms=<x>" as `webnn bench` does (inputs
@@ -15,6 +17,17 @@
 // one entry per job, {"status": "ok"}, {"status": "no_kernel", "message": ...} when ONNX Runtime
 // has no kernel for a node of the model, or {"status": "error", "message": ...}.
 //
+// decode drives a decoder exported the way Hugging Face exports them (input_ids [1, S] int64 and
+// past_key.i / past_value.i [1, kv_heads, past, head_dim] in; logits [1, S, vocab] and
+// present_key.i / present_value.i out, the past growing by one position a step; see
+// bench/decode.py) greedily. It prints {"ready": build_ms} once the session exists, then for each
+// line "run" read from stdin one JSON line: the time to the first token of a prompt of --prompt ids
+// (first_ms: the prefill and the arg-max), and for each context P of --contexts the decode rate of S
+// steps that fill positions P - S .. P - 1 after a prefill of P - S ids (decode: {P: tokens/s}) with
+// the tokens they chose (tokens: {P: [...]}); "quit" or the end of the input ends it. The ids come from IDS.npy (int64).
+// The presents of a step are fed back as the next step's pasts as they are (no copy on our side;
+// onnxruntime-node has no IO binding for the CPU provider).
+//
 // Sessions use intraOpNumThreads = --threads (default 0: ONNX Runtime's choice), one inter-op
 // thread, sequential execution and every graph optimization. .npy files: little-endian float16,
 // float32, float64, int8..int64, uint8..uint64 and bool, C order, header versions 1.0 to 3.0.
@@ -22,6 +35,7 @@ import { readFileSync, writeFileSync, mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
 
 const require = createRequire(import.meta.url);
 let ort;
@@ -264,11 +278,77 @@ async function batch(jobsPath, resultsPath, threads) {
   writeFileSync(resultsPath, JSON.stringify({ results }));
 }
 
+function argmaxLastRow(tensor) {
+  const vocab = tensor.dims[tensor.dims.length - 1];
+  const data = tensor.data;
+  const base = data.length - vocab;
+  let best = 0;
+  for (let i = 1; i < vocab; ++i) if (data[base + i] > data[base + best]) best = i;
+  return best;
+}
+
+async function decode(model, options, threads) {
+  const prompt = Number(options.prompt);
+  const steps = Number(options.steps);
+  const contexts = String(options.contexts).split(',').map(Number);
+  if (!(Number.isInteger(prompt) && prompt >= 1)) fail('--prompt must be a positive integer');
+  if (!(Number.isInteger(steps) && steps >= 1)) fail('--steps must be a positive integer');
+  if (!contexts.every((p) => Number.isInteger(p) && p > steps)) fail('--contexts: each must exceed --steps');
+  if (!options.ids) fail('decode needs --ids IDS.npy');
+  const ids = readNpy(options.ids);
+  if (ids.type !== 'int64') fail(`--ids: expected int64 ids, got ${ids.type}`);
+  if (ids.data.length < Math.max(prompt, ...contexts)) fail('--ids: fewer ids than the longest prompt');
+  let t0 = performance.now();
+  const session = await ort.InferenceSession.create(model, sessionOptions(threads));
+  const pasts = session.inputNames.filter((n) => n.startsWith('past_'));
+  const emptyPast = {};
+  for (const name of pasts) {
+    const meta = session.inputMetadata.find((m) => m.name === name);
+    const dims = meta.shape.map((d) => (typeof d === 'number' ? d : 0));
+    dims[0] = 1;
+    emptyPast[name] = new ort.Tensor('float32', new Float32Array(0), dims);
+  }
+  console.log(JSON.stringify({ ready: performance.now() - t0 }));
+  // Runs `tokens` (int64 ids) after `past`; returns the arg-max and the presents as the next past.
+  const forward = async (tokens, past) => {
+    const feeds = { input_ids: new ort.Tensor('int64', tokens, [1, tokens.length]), ...past };
+    const out = await session.run(feeds);
+    const next = {};
+    for (const name of pasts) next[name] = out[name.replace('past_', 'present_')];
+    return [argmaxLastRow(out.logits), next];
+  };
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line.trim() === 'quit') break;
+    if (line.trim() !== 'run') fail(`decode: expected "run" or "quit", got ${JSON.stringify(line)}`);
+    const result = { decode: {}, tokens: {} };
+    t0 = performance.now();
+    await forward(ids.data.slice(0, prompt), emptyPast);
+    result.first_ms = performance.now() - t0;
+    for (const context of contexts) {
+      let [token, past] = await forward(ids.data.slice(0, context - steps), emptyPast);
+      const chosen = [token];
+      t0 = performance.now();
+      for (let i = 0; i < steps; ++i) {
+        [token, past] = await forward(BigInt64Array.of(BigInt(token)), past);
+        chosen.push(token);
+      }
+      result.decode[context] = steps / ((performance.now() - t0) / 1000);
+      result.tokens[context] = chosen;
+    }
+    console.log(JSON.stringify(result));
+  }
+  lines.close();
+  process.stdin.destroy();
+  await session.release();
+}
+
 // ---- Command line ----
 
 function parseArgs(argv) {
   const positional = [];
-  const options = { input: [], 'output-dir': null, iterations: '20', warmup: '3', threads: '0' };
+  const options = { input: [], 'output-dir': null, iterations: '20', warmup: '3', threads: '0', ids: null,
+                    prompt: '128', contexts: '128', steps: '32' };
   for (let i = 0; i < argv.length; ++i) {
     const a = argv[i];
     if (!a.startsWith('--')) {
@@ -286,7 +366,8 @@ function parseArgs(argv) {
 
 const USAGE = `usage: ort_run.mjs run MODEL.onnx --input NAME=FILE.npy ... --output-dir DIR [--threads N]
        ort_run.mjs bench MODEL.onnx [--input NAME=FILE.npy ...] [--iterations N] [--warmup N] [--threads N]
-       ort_run.mjs batch JOBS.json RESULTS.json [--threads N]`;
+       ort_run.mjs batch JOBS.json RESULTS.json [--threads N]
+       ort_run.mjs decode MODEL.onnx --ids IDS.npy [--prompt N] [--contexts P,...] [--steps S] [--threads N]`;
 
 async function main() {
   const [mode, ...rest] = process.argv.slice(2);
@@ -298,6 +379,7 @@ async function main() {
   if (mode === 'bench' && positional.length === 1)
     return bench(positional[0], options.input, Number(options.iterations), Number(options.warmup), threads);
   if (mode === 'batch' && positional.length === 2) return batch(positional[0], positional[1], threads);
+  if (mode === 'decode' && positional.length === 1) return decode(positional[0], options, threads);
   process.stderr.write(USAGE + '\n');
   process.exit(2);
 }
