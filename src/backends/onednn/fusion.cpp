@@ -87,21 +87,24 @@ uint8_t special_of(float x) {
   return 0;
 }
 
-// The kinds of special value a constant holds (scanned only when has_nan_or_inf finds one).
+// Element i of a float32 or float16 constant, as float.
+float float_at(const void* data, size_t i, DataType type) {
+  if (type == DataType::kFloat32) {
+    float x;
+    std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
+    return x;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
+  return half_to_float(bits);
+}
+
+// The kinds of special value a constant holds (has_nan_or_inf finds one in float32 and float16
+// only; the elements are then read one by one).
 uint8_t constant_specials(const void* data, size_t count, DataType type) {
   if (!has_nan_or_inf(data, count, type)) return 0;
   uint8_t kinds = 0;
-  for (size_t i = 0; i < count && kinds != kAnySpecial; ++i) {
-    if (type == DataType::kFloat32) {
-      float x;
-      std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
-      kinds |= special_of(x);
-    } else {
-      uint16_t bits;
-      std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
-      kinds |= special_of(half_to_float(bits));
-    }
-  }
+  for (size_t i = 0; i < count && kinds != kAnySpecial; ++i) kinds |= special_of(float_at(data, i, type));
   return kinds;
 }
 
@@ -115,14 +118,7 @@ Sign constant_sign(const void* data, size_t count, DataType type) {
   if (count > kMaxScanned || (type != DataType::kFloat32 && type != DataType::kFloat16)) return Sign::kAny;
   bool positive = true;
   for (size_t i = 0; i < count; ++i) {
-    float x;
-    if (type == DataType::kFloat32) {
-      std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
-    } else {
-      uint16_t bits;
-      std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
-      x = half_to_float(bits);
-    }
+    const float x = float_at(data, i, type);
     if (!(x >= 0)) return Sign::kAny;
     positive = positive && x > 0;
   }

@@ -341,7 +341,9 @@ class OnednnExecutable final : public Executable {
 // The plan for inputs without NaN or infinities (activations fused into oneDNN post-ops, which
 // turn NaN into numbers) and, when that plan relies on it, the plan for any inputs: each run scans
 // its float inputs and takes the second, compiled on the first run that needs it, when one holds a
-// NaN or an infinity (docs/onednn.md, "NaN and infinities").
+// NaN or an infinity. The first plan's softmaxes check their own outputs instead (a NaN there: a
+// row masked whole, or a special value that came in), and a failed check runs the second plan too
+// (docs/onednn.md, "NaN and infinities").
 class GuardedExecutable final : public Executable {
  public:
   GuardedExecutable(std::shared_ptr<const Graph> graph, const CompileOptions& options)
