@@ -152,6 +152,9 @@ struct ReduceLayout {
   std::vector<size_t> out_stride;  // per input dimension; 0 for reduced dimensions
   size_t out_count = 1;
   size_t group = 1;  // input elements per output element
+  // The reduced dimensions are the trailing ones: output element o reduces input elements
+  // o * group .. (o + 1) * group - 1, in that order (as the general walk visits them).
+  bool trailing = true;
 };
 
 ReduceLayout reduce_layout(const Shape& shape, const OptionalDims& axes) {
@@ -165,6 +168,7 @@ ReduceLayout reduce_layout(const Shape& shape, const OptionalDims& axes) {
   for (size_t d = rank; d-- > 0;) {
     if (reduced[d]) {
       l.group *= shape[d];
+      if (l.out_count > 1) l.trailing = false;  // a kept dimension of more than one element after it
     } else {
       l.out_stride[d] = l.out_count;
       l.out_count *= shape[d];
@@ -182,6 +186,15 @@ Kernel reduce_kernel(const Graph& graph, const Operation& op, R reducer) {
   return [=, states = std::move(states)](Values v) mutable {
     const T* in = typed<T>(v[in_id]);
     T* out = typed<T>(v[out_id]);
+    if (layout.trailing) {  // the common case (a norm's mean over the last axis), without the walk
+      for (size_t o = 0; o < layout.out_count; ++o) {
+        typename R::State state = reducer.init();
+        const T* group = in + o * layout.group;
+        for (size_t k = 0; k < layout.group; ++k) reducer.add(state, group[k]);
+        out[o] = reducer.finish(state, layout.group);
+      }
+      return;
+    }
     std::fill(states.begin(), states.end(), reducer.init());
     const std::vector<size_t> strides[1] = {layout.out_stride};
     for_each_offset(layout.shape, strides, [&](size_t i, const size_t* o) { reducer.add(states[o[0]], in[i]); });
