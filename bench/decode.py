@@ -39,7 +39,6 @@ the runners are compared too: a fast runner that chose other tokens would be fas
 """
 import argparse
 import json
-import multiprocessing
 import os
 import statistics
 import subprocess
@@ -131,26 +130,6 @@ def _torch_worker(connection, threads, model_name, checkpoint, ids, prompt, cont
         connection.send(result)
 
 
-class ProcessRunner:
-    """A runner in a spawned Python process: worker(connection, *args) sends its build time, then a
-    result for each True it receives."""
-
-    def __init__(self, worker, *args):
-        spawn = multiprocessing.get_context("spawn")
-        self.connection, child = spawn.Pipe()
-        self.process = spawn.Process(target=worker, args=(child, *args))
-        self.process.start()
-        self.build_s = self.connection.recv()
-
-    def run(self):
-        self.connection.send(True)
-        return self.connection.recv()
-
-    def close(self):
-        self.connection.send(False)
-        self.process.join()
-
-
 class OrtRunner:
     """tools/ort/ort_run.mjs decode on an ONNX file, kept running between rounds."""
 
@@ -182,11 +161,10 @@ class OrtRunner:
 
 def to_matmul_nbits(src, dst, block, level):
     """Rewrites every MatMul of src whose B is a constant [K, N] matrix, K a multiple of block, as
-    com.microsoft MatMulNBits with 8-bit weights: per output column n, per block of `block` along K,
-    symmetric (scale = max |w| / 127, q = round(w / scale) stored as q + 128, ONNX Runtime's
-    default zero point), the same integers and scales as transformer_model.quantize_int8 gives the
-    [N, K] weight; an embedding table that a Gather reads gets its dequantized int8 values. Returns
-    the count of MatMuls rewritten."""
+    com.microsoft MatMulNBits with 8-bit weights: the integers and scales transformer_model's
+    quantize_matrix gives the [N, K] weight in blocks of `block` along K, each integer stored as
+    q + 128 (ONNX Runtime's default zero point); an embedding table that a Gather reads gets its
+    dequantized int8 values. Returns the count of MatMuls rewritten."""
     import onnx
     from onnx import helper, numpy_helper
 
@@ -200,7 +178,7 @@ def to_matmul_nbits(src, dst, block, level):
         # (the export names the checkpoint's tensors "model.<name>", OnnxStep's attribute)
         if table is not None and tm.is_quantizable(table.name.removeprefix("model."), tuple(table.dims)) \
                 and table.dims[1] % block == 0:
-            values = tm.quantize_int8({table.name: numpy_helper.to_array(table)}, block)[table.name].dequantized()
+            values = tm.quantize_matrix(numpy_helper.to_array(table), block, table.name).dequantized()
             table.CopyFrom(numpy_helper.from_array(values, table.name))
     nodes, dropped, count = [], set(), 0
     for node in graph.node:
@@ -208,15 +186,12 @@ def to_matmul_nbits(src, dst, block, level):
         if b is None or len(b.dims) != 2 or b.dims[0] % block:
             nodes.append(node)
             continue
-        w = numpy_helper.to_array(b).T  # [N, K]
-        n, k = w.shape
-        blocks = w.reshape(n, k // block, block)
-        scale = np.abs(blocks).max(axis=2) / 127
-        scale[scale == 0] = 1
-        q = np.clip(np.rint(blocks / scale[:, :, None]), -127, 127).astype(np.int16) + 128
+        weight = tm.quantize_matrix(numpy_helper.to_array(b).T, block, b.name)  # of the [N, K] weight
+        n, k = weight.shape
+        q = (weight.q.astype(np.int16) + 128).astype(np.uint8).reshape(n, k // block, block)
         name = f"{b.name}.nbits{count}"
-        graph.initializer.extend([numpy_helper.from_array(q.astype(np.uint8), f"{name}.q"),
-                                  numpy_helper.from_array(scale.astype(np.float32).reshape(-1), f"{name}.scale")])
+        graph.initializer.extend([numpy_helper.from_array(q, f"{name}.q"),
+                                  numpy_helper.from_array(weight.scale.reshape(-1), f"{name}.scale")])
         nodes.append(helper.make_node("MatMulNBits", [node.input[0], f"{name}.q", f"{name}.scale"], list(node.output),
                                       name=f"{node.name}.nbits", domain="com.microsoft", K=k, N=n, bits=8,
                                       block_size=block, accuracy_level=level))
@@ -274,19 +249,18 @@ def measure_model(name, args, tmp):
     print(f"[{name}: ONNX exports written in {time.perf_counter() - started:.0f} s]", file=sys.stderr)
     del weights
     common = (ids, args.prompt, contexts, args.steps)
-    makers = {
-        "webnn float32": lambda: ProcessRunner(_webnn_worker, args.backend, args.threads, name, args.checkpoint,
-                                               None, *common),
-        "ONNX Runtime float32": lambda: OrtRunner(paths["float32"], ids_path, args.threads, args.prompt, contexts,
-                                                  args.steps),
-        "webnn int8 (channel)": lambda: ProcessRunner(_webnn_worker, args.backend, args.threads, name,
-                                                      args.checkpoint, 0, *common),
-        f"webnn int8 ({args.block})": lambda: ProcessRunner(_webnn_worker, args.backend, args.threads, name,
-                                                            args.checkpoint, args.block, *common),
-    }
+
+    def webnn(block):
+        return lambda: ts.ProcessRunner(_webnn_worker, args.backend, args.threads, name, args.checkpoint, block,
+                                        *common)
+
+    def ort(path):
+        return lambda: OrtRunner(path, ids_path, args.threads, args.prompt, contexts, args.steps)
+
+    makers = {"webnn float32": webnn(None), "ONNX Runtime float32": ort(paths["float32"]),
+              "webnn int8 (channel)": webnn(0), f"webnn int8 ({args.block})": webnn(args.block)}
     for level in levels:
-        makers[f"ONNX Runtime int8 ({args.block}, level {level})"] = (
-            lambda level=level: OrtRunner(paths[level], ids_path, args.threads, args.prompt, contexts, args.steps))
+        makers[f"ONNX Runtime int8 ({args.block}, level {level})"] = ort(paths[level])
     results = {key: [] for key in makers}
     builds = {}
     # All runners are started first; an idle one waits on its pipe (its threads asleep), and the
@@ -308,8 +282,8 @@ def measure_model(name, args, tmp):
     finally:
         for runner in runners.values():
             runner.close()
-    torch_runner = ProcessRunner(_torch_worker, args.threads, name, args.checkpoint, ids, args.prompt, contexts,
-                                 args.steps, min(args.torch_steps, args.steps))
+    torch_runner = ts.ProcessRunner(_torch_worker, args.threads, name, args.checkpoint, ids, args.prompt,
+                                    contexts, args.steps, min(args.torch_steps, args.steps))
     builds["PyTorch eager float32"] = torch_runner.build_s
     results["PyTorch eager float32"] = [torch_runner.run()]
     torch_runner.close()

@@ -103,18 +103,20 @@ def _torch_worker(connection, threads, model_name, checkpoint, prompt, steps):
         connection.send((first, steps / (time.perf_counter() - start)))
 
 
-class TorchRunner:
-    def __init__(self, threads, model_name, checkpoint, prompt, steps):
+class ProcessRunner:
+    """A runner in a spawned Python process: worker(connection, *args) sends its build time, then a
+    result for each True it receives, and returns on False."""
+
+    def __init__(self, worker, *args):
         import multiprocessing
 
-        context = multiprocessing.get_context("spawn")
-        self.connection, child = context.Pipe()
-        self.process = context.Process(target=_torch_worker,
-                                       args=(child, threads, model_name, checkpoint, prompt, steps))
+        spawn = multiprocessing.get_context("spawn")
+        self.connection, child = spawn.Pipe()
+        self.process = spawn.Process(target=worker, args=(child, *args))
         self.process.start()
         self.build_s = self.connection.recv()
 
-    def run(self, steps):
+    def run(self):
         self.connection.send(True)
         return self.connection.recv()
 
@@ -201,7 +203,7 @@ def main():
             backend = args.backends.split(",")[0]
             makers[f"webnn {backend} int8 ({kind})"] = (backend, tm.quantize_int8(weights, 0 if kind == "channel"
                                                                                  else int(kind)))
-        torch_runner = TorchRunner(args.threads, name, args.checkpoint, prompt, args.steps)
+        torch_runner = ProcessRunner(_torch_worker, args.threads, name, args.checkpoint, prompt, args.steps)
         results = {key: [] for key in [*makers, "PyTorch eager"]}
         builds = {key: [] for key in results}
         builds["PyTorch eager"].append(torch_runner.build_s)
@@ -214,7 +216,7 @@ def main():
                 builds[key].append(runner.build_s)
                 results[key].append(runner.run(min(args.steps, 8) if slow else args.steps))
                 runner.close()
-            results["PyTorch eager"].append(torch_runner.run(args.steps))
+            results["PyTorch eager"].append(torch_runner.run())
         torch_runner.close()
         for key in results:
             first = statistics.median(r[0] for r in results[key])

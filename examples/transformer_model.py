@@ -305,21 +305,22 @@ def quantize_int8(weights, block=0):
     Int8Weight, symmetric, with one scale per row (block 0) or per `block` columns of a row (32, 64,
     128: block-wise, as dequantizeLinear's block scales express); scale = max |w| / 127 over the
     block, q = round(w / scale). The other tensors are returned as they are."""
-    out = {}
-    for name, w in weights.items():
-        if not is_quantizable(name, w.shape):
-            out[name] = w
-            continue
-        rows, cols = w.shape
-        size = cols if block == 0 else block
-        if size <= 0 or cols % size:
-            raise ValueError(f"quantize_int8: block {block} does not divide the {cols} columns of {name!r}")
-        blocks = np.asarray(w, np.float32).reshape(rows, cols // size, size)
-        scale = np.abs(blocks).max(axis=2) / 127
-        scale[scale == 0] = 1
-        q = np.clip(np.rint(blocks / scale[:, :, None]), -127, 127).astype(np.int8)
-        out[name] = Int8Weight(q.reshape(rows, cols), scale.astype(np.float32))
-    return out
+    return {name: quantize_matrix(w, block, name) if is_quantizable(name, w.shape) else w
+            for name, w in weights.items()}
+
+
+def quantize_matrix(w, block=0, name="matrix"):
+    """One [rows, cols] matrix as quantize_int8 quantizes it: an Int8Weight with one scale per row
+    (block 0) or per `block` columns of a row."""
+    rows, cols = w.shape
+    size = cols if block == 0 else block
+    if size <= 0 or cols % size:
+        raise ValueError(f"quantize_int8: block {block} does not divide the {cols} columns of {name!r}")
+    blocks = np.asarray(w, np.float32).reshape(rows, cols // size, size)
+    scale = np.abs(blocks).max(axis=2) / 127
+    scale[scale == 0] = 1
+    q = np.clip(np.rint(blocks / scale[:, :, None]), -127, 127).astype(np.int8)
+    return Int8Weight(q.reshape(rows, cols), scale.astype(np.float32))
 
 
 def dequantized(weights):

@@ -151,6 +151,17 @@ def test_the_onnx_twin_is_a_valid_model_with_past_keys_and_values(trained):
     assert len(inputs) == 1 + 2 * train_text_model.HYPER_PARAMETERS.layers
 
 
+def run_in_ort(model, feeds, directory):
+    """Runs model in ONNX Runtime (tools/ort/ort_run.mjs run, one thread) on feeds ({name: array});
+    the outputs are written to directory/out/NAME.npy."""
+    args = ["node", str(REPO / "tools" / "ort" / "ort_run.mjs"), "run", str(model), "--output-dir",
+            str(directory / "out"), "--threads", "1"]
+    for name, array in feeds.items():
+        np.save(directory / f"{name}.npy", array)
+        args += ["--input", f"{name}={directory / f'{name}.npy'}"]
+    subprocess.run(args, check=True, capture_output=True, timeout=300)
+
+
 def ort_available():
     return shutil.which("node") is not None and (REPO / "tools" / "ort" / "node_modules" / "onnxruntime-node").exists()
 
@@ -164,15 +175,10 @@ def test_the_onnx_twin_runs_in_onnx_runtime_like_pytorch(trained, tmp_path, leng
     ids = rng.integers(0, 256, (1, length)).astype(np.int64)
     cache = [tuple(rng.standard_normal((1, hp.kv_heads, past, hp.head_dim)).astype(np.float32) for _ in "kv")
              for _ in range(hp.layers)]
-    args = ["node", str(REPO / "tools" / "ort" / "ort_run.mjs"), "run", str(trained / "model.onnx"),
-            "--output-dir", str(tmp_path / "out"), "--threads", "1"]
-    np.save(tmp_path / "ids.npy", ids)
-    args += ["--input", f"input_ids={tmp_path / 'ids.npy'}"]
+    feeds = {"input_ids": ids}
     for i, (k, v) in enumerate(cache):
-        np.save(tmp_path / f"k{i}.npy", k)
-        np.save(tmp_path / f"v{i}.npy", v)
-        args += ["--input", f"past_key.{i}={tmp_path / f'k{i}.npy'}", "--input", f"past_value.{i}={tmp_path / f'v{i}.npy'}"]
-    subprocess.run(args, check=True, capture_output=True, timeout=300)
+        feeds[f"past_key.{i}"], feeds[f"past_value.{i}"] = k, v
+    run_in_ort(trained / "model.onnx", feeds, tmp_path)
     with torch.no_grad():
         past_cache = [(torch.from_numpy(k), torch.from_numpy(v)) for k, v in cache] if past else None
         logits, present = tt.from_weights(hp, weights)(torch.from_numpy(ids), past_cache)
@@ -211,14 +217,11 @@ def test_bench_decode_drives_onnx_runtime_to_pytorchs_greedy_tokens_in_float32_a
         assert result["first_ms"] > 0 and result["decode"][context] > 0
     # The rewrite's arithmetic: a prompt's logits are PyTorch's on the dequantized weights, and
     # differ from the float32 model's by more than that (the weights are quantized).
-    np.save(tmp_path / "prompt.npy", ids[None, :8].astype(np.int64))
-    args = ["node", str(REPO / "tools" / "ort" / "ort_run.mjs"), "run", paths[0], "--output-dir", str(tmp_path / "out"),
-            "--threads", "1", "--input", f"input_ids={tmp_path / 'prompt.npy'}"]
+    feeds = {"input_ids": ids[None, :8].astype(np.int64)}
     empty = np.zeros((1, hp.kv_heads, 0, hp.head_dim), np.float32)
-    np.save(tmp_path / "empty.npy", empty)
     for i in range(hp.layers):
-        args += ["--input", f"past_key.{i}={tmp_path / 'empty.npy'}", "--input", f"past_value.{i}={tmp_path / 'empty.npy'}"]
-    subprocess.run(args, check=True, capture_output=True, timeout=300)
+        feeds[f"past_key.{i}"] = feeds[f"past_value.{i}"] = empty
+    run_in_ort(paths[0], feeds, tmp_path)
     got = np.load(tmp_path / "out" / "logits.npy")
     with torch.no_grad():
         want = tt.from_weights(hp, runs["int8"][1])(torch.from_numpy(ids[None, :8].astype(np.int64)))[0].numpy()
