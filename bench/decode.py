@@ -75,7 +75,7 @@ def _webnn_worker(connection, backend, threads, model_name, checkpoint, block, i
     if block is not None:
         weights = tm.quantize_int8(weights, block)
     start = time.perf_counter()
-    context = webnn.ML().create_context(backend=backend, num_threads=threads)
+    context = webnn.ML().create_context(backend=backend, num_threads=threads, synchronous=True)
     model = tm.Model(context, hp, weights)
     first = model.generator(min(prompt + steps, hp.context_length), prompt)
     generators = {p: model.generator(p, p - steps) for p in contexts}

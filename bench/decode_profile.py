@@ -6,7 +6,7 @@ spends running the step's plan, and, inside it, the time of each kind of step by
 float32 and weight-only int8.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/decode_profile.py [--models small,smollm]
-        [--int8 channel] [--threads 2] [--prompt 128] [--steps 64] [--top 12]
+        [--int8 channel] [--threads 2] [--prompt 128] [--steps 64] [--top 12] [--timeline synchronous|worker]
 
 "outside the plan" is the step's wall time less the plan's: the Python call, the context's
 validation and timeline hand-off, the tensor writes and the read (item 7 of issue 25).
@@ -43,14 +43,14 @@ def read_profiles(path):
     return plans
 
 
-def profile(hp, weights, threads, prompt_length, steps, top):
+def profile(hp, weights, threads, prompt_length, steps, top, synchronous):
     import webnn
 
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "profile.tsv")
         os.environ["WEBNN_ONEDNN_PROFILE"] = path
         try:
-            context = webnn.ML().create_context(backend="onednn", num_threads=threads)
+            context = webnn.ML().create_context(backend="onednn", num_threads=threads, synchronous=synchronous)
             model = tm.Model(context, hp, weights)
             gen = model.generator(prompt_length + steps, prompt_length)
             prompt = np.random.default_rng(3).integers(0, min(hp.vocab_size, 256), prompt_length).tolist()
@@ -101,6 +101,9 @@ def main():
     parser.add_argument("--prompt", type=int, default=128)
     parser.add_argument("--steps", type=int, default=64)
     parser.add_argument("--top", type=int, default=12)
+    parser.add_argument("--timeline", choices=["synchronous", "worker"], default="synchronous",
+                        help="run the steps on the calling thread, as the generator does (default), or on "
+                        "the context's worker thread")
     args = parser.parse_args()
     print(f"threads {args.threads}, prompt {args.prompt}, {args.steps} decode steps; load average "
           f"{os.getloadavg()[0]:.1f}")
@@ -118,7 +121,7 @@ def main():
                                                                      else int(args.int8))))
         for kind, w in variants:
             print(f"\n{name} ({tm.parameter_count(hp) / 1e6:.1f} M), {kind}:")
-            profile(hp, w, args.threads, args.prompt, args.steps, args.top)
+            profile(hp, w, args.threads, args.prompt, args.steps, args.top, args.timeline == "synchronous")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ with weight-only int8 weights (transformer_model.quantize_int8: "channel", one s
 channel, or a block size along the input) on the first backend listed.
 
 Then where a decode step's time goes: the round trip of an empty dispatch (write a 4-byte token and
-position, dispatch a one-operation graph, read 4 bytes), a memory copy's bandwidth (numpy, 256 MiB)
+position, dispatch a one-operation graph, read 4 bytes; on a synchronous context, as the generator
+makes it, and on one whose steps run on its worker thread), a memory copy's bandwidth (numpy, 256 MiB)
 and, for each model, the bytes of weights a step reads and the rate that bandwidth would allow.
 """
 import argparse
@@ -57,7 +58,7 @@ def prompt_tokens(hp, length):
 
 class WebnnRunner:
     def __init__(self, backend, threads, hp, weights, prompt, steps):
-        self.context = webnn.ML().create_context(backend=backend, num_threads=threads)
+        self.context = webnn.ML().create_context(backend=backend, num_threads=threads, synchronous=True)
         start = time.perf_counter()
         self.model = tm.Model(self.context, hp, weights)
         self.gen = self.model.generator(len(prompt) + steps, len(prompt))
@@ -125,9 +126,9 @@ class ProcessRunner:
         self.process.join()
 
 
-def dispatch_round_trip(backend, threads, count=2000):
+def dispatch_round_trip(backend, threads, synchronous, count=2000):
     """Seconds per write(token) + write(position) + dispatch + read of a one-operation graph."""
-    context = webnn.ML().create_context(backend=backend, num_threads=threads)
+    context = webnn.ML().create_context(backend=backend, num_threads=threads, synchronous=synchronous)
     b = context.create_graph_builder()
     graph = b.build({"y": b.add(b.input("token", [1], "int32"), b.input("position", [1], "int32"))})
     token = context.create_tensor([1], "int32", writable=True)
@@ -228,7 +229,8 @@ def main():
     print(f"\nmemory copy: {bandwidth / 1e9:.1f} GB/s (numpy, 256 MiB, read + write)")
     for backend in args.backends.split(","):
         print(f"empty dispatch round trip ({backend}): "
-              f"{dispatch_round_trip(backend, args.threads) * 1e6:.0f} us")
+              f"{dispatch_round_trip(backend, args.threads, True) * 1e6:.0f} us synchronous (as the generator), "
+              f"{dispatch_round_trip(backend, args.threads, False) * 1e6:.0f} us on the timeline's worker thread")
     for name, hp in models.items():
         per_step, per_step_int8 = weight_bytes_per_step(hp), weight_bytes_per_step(hp, int8=True)
         cache = 2 * hp.layers * hp.kv_heads * hp.head_dim * (args.prompt + args.steps) * 4

@@ -111,7 +111,10 @@ def main():
 
     import webnn
 
-    ctx = webnn.ML().create_context(backend=args.backend, num_threads=args.threads, remote=args.remote)
+    # The loop waits for every token: a synchronous context runs each step on this thread, without
+    # the two thread hand-offs a round trip through the context's worker costs (docs/transformers.md).
+    ctx = webnn.ML().create_context(backend=args.backend, num_threads=args.threads, remote=args.remote,
+                                    synchronous=True)
     model = gen = None
     try:
         start = time.perf_counter()

@@ -55,6 +55,12 @@ struct MLContextOptions {
   std::string remote;
   // The token the service asks for when it runs with --token-file ("" = none).
   std::string token;
+  // Our own: the timeline runs each step on the thread that makes the call, before the call
+  // returns (dispatch waits for its compute), instead of on the context's worker thread. For a
+  // caller that waits for every result anyway, such as a decode loop: it saves the two thread
+  // hand-offs of each round trip (docs/design.md, "Synchronous contexts"). A remote context's
+  // steps always run so.
+  bool synchronous = false;
 };
 
 struct MLContextLostInfo {

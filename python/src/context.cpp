@@ -51,8 +51,10 @@ MLTensor tensor_arg(py::handle value, const std::string& what) {
 MLNamedTensors named_tensors(const py::dict& tensors, const std::string& what) {
   MLNamedTensors out;
   for (auto [key, value] : tensors) {
-    const std::string name = py::str(key);
-    out[name] = tensor_arg(value, what + " \"" + name + "\"");
+    std::string name = py::str(key);
+    // The argument's description is built only for an error: a dispatch is on every decode step.
+    if (!py::isinstance<MLTensor>(value)) tensor_arg(value, what + " \"" + name + "\"");
+    out.emplace(std::move(name), value.cast<MLTensor>());
   }
   return out;
 }
@@ -416,12 +418,14 @@ void bind_context(py::module_& m) {
           "dispatch",
           [](MLContext& c, PyGraph& graph, const py::dict& inputs, const py::dict& outputs) {
             MLGraph executable = graph.for_context(c);
-            c.dispatch(executable, named_tensors(inputs, "dispatch: input"),
-                       named_tensors(outputs, "dispatch: output"));
+            const MLNamedTensors in = named_tensors(inputs, "dispatch: input");
+            const MLNamedTensors out = named_tensors(outputs, "dispatch: output");
+            py::gil_scoped_release release;  // a synchronous context computes here
+            c.dispatch(executable, in, out);
           },
           py::arg("graph"), py::arg("inputs"), py::arg("outputs"),
           "Queues graph on the context timeline with MLTensor inputs and outputs (name -> MLTensor)\n"
-          "and returns at once, as the spec's dispatch() does.")
+          "and returns at once, as the spec's dispatch() does (a synchronous context: once it has run).")
       .def(
           "create_tensor",
           [](MLContext& c, py::handle shape, py::handle data_type, bool readable, bool writable) {
@@ -523,7 +527,7 @@ void bind_context(py::module_& m) {
       .def(
           "create_context",
           [](const ML&, const std::string& power_preference, bool accelerated, const std::string& backend,
-             int num_threads, const std::string& remote, const py::bytes& token) {
+             int num_threads, const std::string& remote, const py::bytes& token, bool synchronous) {
             MLContextOptions options;
             options.power_preference = power_preference_arg(power_preference);
             options.accelerated = accelerated;
@@ -531,15 +535,19 @@ void bind_context(py::module_& m) {
             options.num_threads = num_threads;
             options.remote = remote;
             options.token = std::string(token);
+            options.synchronous = synchronous;
             py::gil_scoped_release release;  // a remote context waits for the service
             return ML::create_context(options);
           },
           py::arg("power_preference") = "default", py::arg("accelerated") = true, py::kw_only(),
           py::arg("backend") = "", py::arg("num_threads") = 0, py::arg("remote") = "", py::arg("token") = py::bytes(),
+          py::arg("synchronous") = false,
           "A new MLContext (spec: createContext()). backend picks one by name (\"reference\"; \"\" or\n"
           "\"auto\": the best available); num_threads bounds the backend's threads (0: its default);\n"
           "remote=\"unix:PATH\" makes it a context of the WebNN service listening there (webnn serve),\n"
-          "token= the bytes that service asks for.");
+          "token= the bytes that service asks for; synchronous=True runs each timeline step on the\n"
+          "calling thread before the call returns (dispatch waits for its compute), saving the two\n"
+          "thread hand-offs of each round trip for a caller that waits for every result anyway.");
 }
 
 }  // namespace webnn::python

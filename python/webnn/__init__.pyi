@@ -57,11 +57,14 @@ class ML:
         num_threads: int = 0,
         remote: str = "",
         token: bytes = b"",
+        synchronous: bool = False,
     ) -> MLContext:
         """A new MLContext (spec: createContext()). backend picks one by name ("reference";
         "" or "auto": the best available); num_threads bounds the backend's threads;
         remote="unix:PATH" makes it a context of the WebNN service listening there
-        (webnn serve), token= the bytes that service asks for."""
+        (webnn serve), token= the bytes that service asks for; synchronous=True runs each
+        timeline step on the calling thread before the call returns (dispatch waits for its
+        compute), saving the two thread hand-offs of each round trip."""
 
 class Service:
     """The WebNN service on a Unix socket (docs/service.md), served on a background thread

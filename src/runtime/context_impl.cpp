@@ -106,7 +106,10 @@ void PendingRead::reject(ErrorKind kind, const std::string& message) {
 // ---- ContextImpl ----
 
 ContextImpl::ContextImpl(const MLContextOptions& opts, const Backend& chosen, Timeline::Mode mode)
-    : options(opts), backend(&chosen), num_threads(opts.num_threads), timeline(mode) {
+    : options(opts),
+      backend(&chosen),
+      num_threads(opts.num_threads),
+      timeline(opts.synchronous ? Timeline::Mode::kCaller : mode) {
   lost_future = lost_promise.get_future().share();
 }
 
@@ -182,6 +185,7 @@ std::shared_ptr<TensorImpl> ContextImpl::check_own_tensor_locked(const MLTensor&
 }
 
 const ContextImpl::Failure* ContextImpl::failure_of(const std::shared_ptr<TensorImpl>& tensor) const {
+  if (failures.empty()) return nullptr;  // the usual case, without making a weak_ptr to look it up
   auto it = failures.find(std::weak_ptr<TensorImpl>(tensor));
   return it == failures.end() ? nullptr : &it->second;
 }
@@ -237,7 +241,7 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
       auto it = expected.find(name);
       if (it == expected.end())
         throw_error(ErrorKind::kTypeError, "dispatch: " + quoted(name) + " is not an " + role + " of the graph");
-      if (t.operand_desc() != it->second)
+      if (t.desc.data_type != it->second.data_type || t.desc.shape != it->second.shape)
         throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is " + t.operand_desc().to_string() +
                                                " but the graph expects " + it->second.to_string());
     }
@@ -299,7 +303,7 @@ void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
   for (const auto& t : outputs) {
     if (failure)
       failures[t] = *failure;
-    else
+    else if (!failures.empty())
       failures.erase(t);
   }
 }

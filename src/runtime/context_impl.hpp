@@ -59,7 +59,8 @@ class PendingRead {
 
 struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   // kCaller: the steps run on the thread that makes the calls, before each call returns (the
-  // service's contexts: src/ipc/service.cpp).
+  // service's contexts: src/ipc/service.cpp; and every context whose options ask to be
+  // synchronous).
   ContextImpl(const MLContextOptions& options, const Backend& backend, Timeline::Mode mode = Timeline::Mode::kThread);
   // A context of the WebNN service: every timeline step's effect goes through `remote`.
   ContextImpl(const MLContextOptions& options, std::shared_ptr<RemoteSession> remote);

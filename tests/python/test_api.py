@@ -408,18 +408,33 @@ def test_tensor_access_rules(context):
         context.read_tensor(sealed)
 
 
-def test_dispatch_with_tensors(context):
+@pytest.mark.parametrize("synchronous", [False, True])
+def test_dispatch_with_tensors(synchronous):
+    # synchronous=True runs each step on the calling thread before the call returns; what the
+    # calls see is the timeline's order all the same (a write after a dispatch is not its input).
+    context = webnn.ML().create_context(backend="reference", synchronous=synchronous)
     graph = add_graph(context)
     x = context.create_tensor([2, 3], writable=True)
     y = context.create_tensor([2, 3], writable=True)
     out = context.create_tensor([2, 3], readable=True)
+    second = context.create_tensor([2, 3], readable=True)
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     context.write_tensor(x, a)
     context.write_tensor(y, a * 10)
     assert context.dispatch(graph, {"x": x, "y": y}, {"sum": out}) is None
+    context.write_tensor(x, a * 100)
+    context.dispatch(graph, {"x": x, "y": y}, {"sum": second})
     np.testing.assert_array_equal(context.read_tensor(out), a * 11)
-    with pytest.raises(TypeError, match="must be an MLTensor"):
+    into = np.zeros((2, 3), np.float32)
+    context.read_tensor(second, out=into)
+    np.testing.assert_array_equal(into, a * 110)
+    with pytest.raises(TypeError, match='dispatch: input "x" must be an MLTensor, got ndarray'):
         context.dispatch(graph, {"x": a, "y": y}, {"sum": out})
+    with pytest.raises(TypeError, match="not created with writable = true"):
+        context.write_tensor(out, a)
+    context.destroy()
+    with pytest.raises(webnn.InvalidStateError):
+        context.dispatch(graph, {"x": x, "y": y}, {"sum": out})
 
 
 def test_constant_tensor(context):

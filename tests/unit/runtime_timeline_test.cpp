@@ -358,5 +358,65 @@ TEST(RuntimeTimeline, ComputeAbortedByDestroyThrowsInvalidStateError) {
   EXPECT_EQ(computed, ErrorKind::kInvalidStateError);
 }
 
+// MLContextOptions::synchronous: the same timeline, its steps run by the calling thread before
+// each call returns.
+MLContext synchronous_context(const FakeBackend& backend) {
+  MLContextOptions options;
+  options.synchronous = true;
+  return detail::create_context_with_backend(backend, options);
+}
+
+TEST(RuntimeTimeline, SynchronousContextRunsEachStepOnTheCallingThreadBeforeTheCallReturns) {
+  FakeBackend backend;
+  MLContext ctx = synchronous_context(backend);
+  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLTensor a = ctx.create_tensor(kInOut), b = ctx.create_tensor(kInOut), c = ctx.create_tensor(kInOut);
+  std::thread::id ran_on;
+  detail::set_before_compute_hook(ctx, [&] { ran_on = std::this_thread::get_id(); });
+  ctx.write_tensor(a, to_bytes({1, 2, 3, 4}));
+  ctx.write_tensor(b, to_bytes({10, 20, 30, 40}));
+  ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+  EXPECT_EQ(backend.runs.load(), 1);  // already run
+  EXPECT_EQ(ran_on, std::this_thread::get_id());
+  ctx.write_tensor(a, to_bytes({100, 100, 100, 100}));  // after the dispatch: not seen by it
+  auto read = ctx.read_tensor(c);
+  EXPECT_TRUE(is_ready(read));
+  EXPECT_EQ(to_floats(read.get()), (std::vector<float>{12, 23, 34, 45}));
+  ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+  EXPECT_EQ(to_floats(ctx.read_tensor(c).get()), (std::vector<float>{111, 121, 131, 141}));
+  // A failed compute leaves its output unreadable, as on the worker.
+  backend.fail_runs = true;
+  ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+  auto failed = ctx.read_tensor(c);
+  EXPECT_EQ(rejection_of(failed), ErrorKind::kOperationError);
+}
+
+TEST(RuntimeTimeline, SynchronousContextRefusesAWaitFromInsideAStepAndMayBeDestroyedThere) {
+  FakeBackend backend;
+  MLContext ctx = synchronous_context(backend);
+  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLTensor a = ctx.create_tensor(kInOut), b = ctx.create_tensor(kInOut), c = ctx.create_tensor(kInOut);
+  std::optional<ErrorKind> nested;
+  detail::set_before_compute_hook(ctx, [&] {
+    NamedHostTensors in{{"a", {kDesc, to_bytes({1, 1, 1, 1})}}, {"b", {kDesc, to_bytes({1, 1, 1, 1})}}};
+    nested = testing::error_of([&] { ctx.compute(graph, in); });
+  });
+  ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+  EXPECT_EQ(nested, ErrorKind::kInvalidStateError);
+  EXPECT_EQ(to_floats(ctx.read_tensor(c).get()), (std::vector<float>{1, 1, 1, 1}));
+  // Destroying the context from its own step: the call returns, and later calls see the loss.
+  detail::set_before_compute_hook(ctx, [&] { ctx.destroy(); });
+  auto lost = ctx.lost();
+  ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+  ASSERT_EQ(lost.wait_for(std::chrono::seconds(0)), std::future_status::ready);
+  EXPECT_EQ(lost.get().message, "destroy() was called");
+  auto after = ctx.read_tensor(c);
+  EXPECT_EQ(rejection_of(after), ErrorKind::kTypeError);  // the loss destroyed the tensor
+  EXPECT_EQ(testing::error_of([&] {
+              ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
+            }),
+            ErrorKind::kInvalidStateError);
+}
+
 }  // namespace
 }  // namespace webnn

@@ -13,6 +13,7 @@
 
 #include "backends/memory_plan.hpp"
 #include "backends/onednn/eltwise.hpp"
+#include "backends/onednn/omp_threads.hpp"
 #include "backends/onednn/plan.hpp"
 
 namespace webnn::onednn {
@@ -126,7 +127,9 @@ class OnednnExecutable final : public Executable {
                                              std::to_string(g.inputs.size()) + " and " +
                                              std::to_string(g.outputs.size()));
     const Profile::Clock::time_point start = profile_ ? Profile::Clock::now() : Profile::Clock::time_point{};
-    omp_set_num_threads(threads_ = plan_->num_threads);
+    // The run may be on a thread of the caller's (a blocking read runs the timeline's steps),
+    // whose own OpenMP setting it restores.
+    const OmpThreads restore(threads_ = plan_->num_threads);
     bind(inputs, outputs);
     plan_->guard_failed = false;
     if (profile_) {
