@@ -14,13 +14,17 @@ PyTorch here (examples/transformer_torch.py is the independent PyTorch twin).
     first = gen.prefill(np.array([72, 101, 108, 108, 111]))     # {"next": id, "logits": ...}
     out = gen.step(first["next"])                      # one token in; the caches stay in MLTensors
 
-The cache design (docs/transformers.md): each layer keeps K transposed, [kv_heads, head_dim, T],
-and V as [kv_heads, T, head_dim], for a cache length T fixed when the graphs are built. The
-prefill graph writes them (the prompt's rows, zeros after); each decode step reads one set of
-tensors and writes the other (a dispatch may not read and write one tensor), putting the new
-column / row in with scatterElements at the position given as an int32 input, and masks the
-positions after it with a -inf bias computed in the graph from the same input. Only the token
-and the position go in, only the logits and the arg-max id come out.
+The cache design (docs/transformers.md, "The graphs and the cache"): each layer keeps K
+transposed, [kv_heads, head_dim, T], and V as [kv_heads, T, head_dim], for a cache length T fixed
+when the graphs are built, in two parts: the main cache, which holds the positions of finished
+chunks of C positions and which a decode step only reads, and the chunk, [.., C] / [C, ..], which
+holds the positions of the chunk being filled. A dispatch may not read and write one tensor, so
+each part has two sets of tensors: a decode step reads one chunk set and writes the other,
+putting the new column / row in with scatterElements at the position's offset in its chunk (a
+copy of C positions, not of T); once a chunk is full, a flush dispatch writes it into the other
+main set (a copy of T positions once every C steps). Attention reads both parts, with a -inf bias
+on the positions not yet written, computed in the graph from the int32 position input. Only the
+token and the position go in, only the logits and the arg-max id come out.
 
 Weight-only int8 (docs/transformers.md, "int8"): quantize_int8(weights, block) turns every linear
 layer's matrix and the embedding table into Int8Weight (int8 values, a float32 scale per row or per
@@ -341,6 +345,15 @@ def rope_tables(hp, length):
 
 # ---- Graphs ----
 
+# Positions in the chunk of the cache that decode steps write (docs/transformers.md, "The graphs
+# and the cache"): a step copies its chunk, and a flush copies the main cache once per CHUNK steps.
+CHUNK = 64
+
+
+def chunk_length(cache_length):
+    return min(CHUNK, cache_length)
+
+
 class _Graph:
     """Helpers over one MLGraphBuilder; the model's weights come from shared constant tensors."""
 
@@ -433,8 +446,13 @@ class _Graph:
 
 def build_prefill(model, prompt_length, cache_length):
     """Inputs: tokens int32 [P]. Outputs: logits [1, vocab] and next [1] for the last position,
-    and per layer present_k.i [kv_heads, head_dim, T] / present_v.i [kv_heads, T, head_dim]."""
+    and per layer the main cache present_k.i [kv_heads, head_dim, T] / present_v.i [kv_heads, T,
+    head_dim] (the prompt's rows, zeros after) and, when P is not a multiple of the chunk length
+    C, the chunk present_chunk_k.i [kv_heads, head_dim, C] / present_chunk_v.i [kv_heads, C,
+    head_dim] holding the prompt's rows from the start of the chunk of position P."""
     hp, P, T = model.hp, prompt_length, cache_length
+    C = chunk_length(T)
+    start = P - P % C  # the chunk that decode steps fill first starts here
     g = _Graph(model)
     b = g.b
     kv, G, hd, H = hp.kv_heads, hp.group, hp.head_dim, hp.heads
@@ -457,6 +475,12 @@ def build_prefill(model, prompt_length, cache_length):
         vt = b.transpose(b.reshape(v, [P, kv, hd]), permutation=[1, 0, 2])  # [kv, P, hd]
         outputs[f"present_k.{i}"] = b.pad(kt, [0, 0, 0], [0, 0, T - P]) if T > P else b.identity(kt)
         outputs[f"present_v.{i}"] = b.pad(vt, [0, 0, 0], [0, T - P, 0]) if T > P else b.identity(vt)
+        if start < P:
+            rows = P - start
+            chunk_k = b.slice(kt, [0, 0, start], [kv, hd, rows])
+            chunk_v = b.slice(vt, [0, start, 0], [kv, rows, hd])
+            outputs[f"present_chunk_k.{i}"] = b.pad(chunk_k, [0, 0, 0], [0, 0, C - rows]) if rows < C else chunk_k
+            outputs[f"present_chunk_v.{i}"] = b.pad(chunk_v, [0, 0, 0], [0, C - rows, 0]) if rows < C else chunk_v
         # Query head j uses key/value head j // G (grouped-query attention).
         qt = b.transpose(b.reshape(q, [P, kv, G, hd]), permutation=[1, 2, 0, 3])
         scores = b.matmul(b.reshape(qt, [kv, G * P, hd]), kt)  # [kv, G * P, P]
@@ -473,9 +497,13 @@ def build_prefill(model, prompt_length, cache_length):
 
 def build_decode(model, cache_length):
     """Inputs: token int32 [1], position int32 [1] (where the token goes, 0 <= position < T), and
-    per layer past_k.i / past_v.i. Outputs: logits, next, present_k.i, present_v.i: the caches with
-    the token's key and value in at `position`."""
+    per layer the main cache past_k.i / past_v.i (the positions of the chunks before the
+    position's) and the chunk chunk_k.i [kv_heads, head_dim, C] / chunk_v.i [kv_heads, C,
+    head_dim] (the positions of the position's chunk before it). Outputs: logits, next, and
+    present_chunk_k.i / present_chunk_v.i: the chunk with the token's key and value in at the
+    position's offset."""
     hp, T = model.hp, cache_length
+    C = chunk_length(T)
     g = _Graph(model)
     b = g.b
     kv, G, hd, H = hp.kv_heads, hp.group, hp.head_dim, hp.heads
@@ -487,28 +515,59 @@ def build_decode(model, cache_length):
         x = b.add(x, b.gather(g.w("position.weight"), position, axis=0))
     else:
         rope = tuple(b.reshape(b.gather(g.const(table), position, axis=0), [1, 1, hd]) for table in rope_tables(hp, T))
-    # 0 where key position <= position, -inf after it.
-    visible = b.lesser_or_equal(g.const(np.arange(T), np.int32), position)
-    bias = b.where(visible, g.const(0.0), g.const(-np.inf))  # [T]
-    where_k = b.expand(b.reshape(position, [1, 1, 1]), [kv, hd, 1])
-    where_v = b.expand(b.reshape(position, [1, 1, 1]), [kv, 1, hd])
+    # The main cache's positions of earlier chunks and the chunk's offsets up to the position's
+    # are visible: bias 0 there, -inf elsewhere, over the T + C keys.
+    chunk_of = g.const(np.arange(T) // C, np.int32)
+    offset = b.gather(g.const(np.arange(T) % C, np.int32), position, axis=0)  # [1]
+    visible = b.concat([b.lesser(chunk_of, b.gather(chunk_of, position, axis=0)),
+                        b.lesser_or_equal(g.const(np.arange(C), np.int32), offset)], 0)
+    bias = b.where(visible, g.const(0.0), g.const(-np.inf))  # [T + C]
+    where_k = b.expand(b.reshape(offset, [1, 1, 1]), [kv, hd, 1])
+    where_v = b.expand(b.reshape(offset, [1, 1, 1]), [kv, 1, hd])
     scale = g.const(1 / math.sqrt(hd))
     outputs = {}
     for i in range(hp.layers):
         p = f"layers.{i}."
         past_k = b.input(f"past_k.{i}", [kv, hd, T], "float32")
         past_v = b.input(f"past_v.{i}", [kv, T, hd], "float32")
+        chunk_k = b.input(f"chunk_k.{i}", [kv, hd, C], "float32")
+        chunk_v = b.input(f"chunk_v.{i}", [kv, C, hd], "float32")
         q, k, v = g.attention_inputs(x, p, rope)
-        keys = b.scatter_elements(past_k, where_k, b.reshape(k, [kv, hd, 1]), axis=2)
-        values = b.scatter_elements(past_v, where_v, b.reshape(v, [kv, 1, hd]), axis=1)
-        outputs[f"present_k.{i}"] = keys
-        outputs[f"present_v.{i}"] = values
-        scores = b.matmul(b.reshape(q, [kv, G, hd]), keys)  # [kv, G, T]
+        keys = b.scatter_elements(chunk_k, where_k, b.reshape(k, [kv, hd, 1]), axis=2)
+        values = b.scatter_elements(chunk_v, where_v, b.reshape(v, [kv, 1, hd]), axis=1)
+        outputs[f"present_chunk_k.{i}"] = keys
+        outputs[f"present_chunk_v.{i}"] = values
+        q = b.reshape(q, [kv, G, hd])
+        scores = b.concat([b.matmul(q, past_k), b.matmul(q, keys)], 2)  # [kv, G, T + C]
         probs = b.softmax(b.add(b.mul(scores, scale), bias), 2)
-        attended = b.reshape(b.matmul(probs, values), [1, H * hd])
-        x = b.add(x, g.linear(attended, p + "attention.o"))
+        attended = b.add(b.matmul(b.slice(probs, [0, 0, 0], [kv, G, T]), past_v),
+                         b.matmul(b.slice(probs, [0, 0, T], [kv, G, C]), values))
+        x = b.add(x, g.linear(b.reshape(attended, [1, H * hd]), p + "attention.o"))
         x = b.add(x, g.mlp(g.norm(x, p + "mlp_norm"), p))
     outputs["logits"], outputs["next"] = g.head(x)
+    return b.build(outputs)
+
+
+def build_flush(model, cache_length):
+    """Inputs: start int32 [1] (a multiple of the chunk length C, start + C <= T), and per layer
+    the main cache past_k.i / past_v.i and a full chunk chunk_k.i / chunk_v.i. Outputs:
+    present_k.i / present_v.i, the main cache with the chunk in at positions start .. start + C - 1."""
+    hp, T = model.hp, cache_length
+    C = chunk_length(T)
+    b = model.context.create_graph_builder()
+    kv, hd = hp.kv_heads, hp.head_dim
+    start = b.input("start", [1], "int32")
+    positions = b.add(start, b.constant(np.arange(C, dtype=np.int32)))  # [C]
+    where_k = b.expand(b.reshape(positions, [1, 1, C]), [kv, hd, C])
+    where_v = b.expand(b.reshape(positions, [1, C, 1]), [kv, C, hd])
+    outputs = {}
+    for i in range(hp.layers):
+        past_k = b.input(f"past_k.{i}", [kv, hd, T], "float32")
+        past_v = b.input(f"past_v.{i}", [kv, T, hd], "float32")
+        chunk_k = b.input(f"chunk_k.{i}", [kv, hd, C], "float32")
+        chunk_v = b.input(f"chunk_v.{i}", [kv, C, hd], "float32")
+        outputs[f"present_k.{i}"] = b.scatter_elements(past_k, where_k, chunk_k, axis=2)
+        outputs[f"present_v.{i}"] = b.scatter_elements(past_v, where_v, chunk_v, axis=1)
     return b.build(outputs)
 
 
@@ -538,9 +597,9 @@ class Model:
 
 
 class Generator:
-    """The prefill graph for a prompt of prompt_length tokens, the decode graph and their tensors,
-    for a cache of cache_length positions. The caches are two sets of MLTensors that are neither
-    readable nor writable: they never cross to host memory."""
+    """The prefill, decode and flush graphs for a prompt of prompt_length tokens and a cache of
+    cache_length positions, and their tensors. The main cache and the chunk are two sets of
+    MLTensors each, neither readable nor writable: they never cross to host memory."""
 
     def __init__(self, model, cache_length, prompt_length):
         hp = model.hp
@@ -549,43 +608,50 @@ class Generator:
                              f"<= the model's context ({hp.context_length})")
         self.model, self.hp, self.context = model, hp, model.context
         self.cache_length, self.prompt_length = cache_length, prompt_length
+        self.chunk_length = C = chunk_length(cache_length)
         self.prefill_graph = build_prefill(model, prompt_length, cache_length)
         self.decode_graph = build_decode(model, cache_length)
+        self.flush_graph = build_flush(model, cache_length)
         c = self.context
         kv, hd, T = hp.kv_heads, hp.head_dim, cache_length
-        self.caches = [{}, {}]
-        for cache in self.caches:
+
+        def cache_set(length):
+            tensors = {}
             for i in range(hp.layers):
-                cache[f"k.{i}"] = c.create_tensor([kv, hd, T], "float32")
-                cache[f"v.{i}"] = c.create_tensor([kv, T, hd], "float32")
+                tensors[f"k.{i}"] = c.create_tensor([kv, hd, length], "float32")
+                tensors[f"v.{i}"] = c.create_tensor([kv, length, hd], "float32")
+            return tensors
+
+        self.caches = [cache_set(T), cache_set(T)]  # the main cache
+        self.chunks = [cache_set(C), cache_set(C)]
         self.tokens = c.create_tensor([prompt_length], "int32", writable=True)
         self.token = c.create_tensor([1], "int32", writable=True)
         self.position_tensor = c.create_tensor([1], "int32", writable=True)
+        self.start = c.create_tensor([1], "int32", writable=True)
         self.logits = c.create_tensor([1, hp.vocab_size], "float32", readable=True)
         self.next = c.create_tensor([1], "int32", readable=True)
-        self.current = 0  # which cache set holds the latest rows
+        self.current = 0  # which main set holds the finished chunks
+        self.current_chunk = 0  # which chunk set holds the latest rows
         self.position = 0  # where the next token goes
         # Host buffers a step reuses: the token and position it writes, the id it reads back.
         self._token_host, self._position_host = np.zeros(1, np.int32), np.zeros(1, np.int32)
         self._next_host = np.zeros(1, np.int32)
-        # The decode dispatch's inputs and outputs for each cache set holding the latest rows, made
-        # once: building two dictionaries of 2 x layers entries per step cost 136 us of the 135M
-        # model's step.
-        self._step_io = []
-        for current in (0, 1):
-            past, present = self.caches[current], self.caches[1 - current]
-            inputs = {"token": self.token, "position": self.position_tensor}
-            for i in range(hp.layers):
-                inputs[f"past_k.{i}"] = past[f"k.{i}"]
-                inputs[f"past_v.{i}"] = past[f"v.{i}"]
-            self._step_io.append((inputs, self._present(present)))
+        # The decode dispatch's inputs and outputs for each (main set, chunk set) holding the
+        # latest rows, made once: building two dictionaries of 2 x layers entries per step cost
+        # 136 us of the 135M model's step.
+        self._step_io = {}
+        for main in (0, 1):
+            for chunk in (0, 1):
+                inputs = {"token": self.token, "position": self.position_tensor}
+                inputs.update(self._named("past", self.caches[main]))
+                inputs.update(self._named("chunk", self.chunks[chunk]))
+                outputs = {"logits": self.logits, "next": self.next}
+                outputs.update(self._named("present_chunk", self.chunks[1 - chunk]))
+                self._step_io[main, chunk] = inputs, outputs
 
-    def _present(self, cache):
-        out = {"logits": self.logits, "next": self.next}
-        for i in range(self.hp.layers):
-            out[f"present_k.{i}"] = cache[f"k.{i}"]
-            out[f"present_v.{i}"] = cache[f"v.{i}"]
-        return out
+    def _named(self, prefix, tensors):
+        """{prefix_k.i: tensors[k.i], prefix_v.i: tensors[v.i]} for every layer."""
+        return {f"{prefix}_{name}": tensor for name, tensor in tensors.items()}
 
     def _result(self, want_logits):
         result = {"next": int(self.context.read_tensor(self.next, out=self._next_host)[0])}
@@ -599,8 +665,12 @@ class Generator:
         if tokens.shape != (self.prompt_length,):
             raise ValueError(f"prefill: expected {self.prompt_length} tokens, got {tokens.shape[0]}")
         self.context.write_tensor(self.tokens, tokens)
-        self.current = 0
-        self.context.dispatch(self.prefill_graph, {"tokens": self.tokens}, self._present(self.caches[0]))
+        self.current = self.current_chunk = 0
+        outputs = {"logits": self.logits, "next": self.next}
+        outputs.update(self._named("present", self.caches[0]))
+        if self.prompt_length % self.chunk_length:
+            outputs.update(self._named("present_chunk", self.chunks[0]))
+        self.context.dispatch(self.prefill_graph, {"tokens": self.tokens}, outputs)
         self.position = self.prompt_length
         return self._result(want_logits)
 
@@ -609,21 +679,32 @@ class Generator:
         if self.position >= self.cache_length:
             raise ValueError(f"step: the cache of {self.cache_length} positions is full")
         c = self.context
+        if self.position % self.chunk_length == 0 and self.position > self.prompt_length:
+            self._flush(self.position - self.chunk_length)
         self._token_host[0], self._position_host[0] = token, self.position
         c.write_tensor(self.token, self._token_host)
         c.write_tensor(self.position_tensor, self._position_host)
-        c.dispatch(self.decode_graph, *self._step_io[self.current])
-        self.current = 1 - self.current
+        c.dispatch(self.decode_graph, *self._step_io[self.current, self.current_chunk])
+        self.current_chunk = 1 - self.current_chunk
         self.position += 1
         return self._result(want_logits)
 
+    def _flush(self, start):
+        """Writes the full chunk of positions start .. start + C - 1 into the other main set."""
+        inputs = {"start": self.start}
+        inputs.update(self._named("past", self.caches[self.current]))
+        inputs.update(self._named("chunk", self.chunks[self.current_chunk]))
+        self.context.write_tensor(self.start, np.array([start], np.int32))
+        self.context.dispatch(self.flush_graph, inputs, self._named("present", self.caches[1 - self.current]))
+        self.current = 1 - self.current
+
     def destroy(self):
-        for graph in (self.prefill_graph, self.decode_graph):
+        for graph in (self.prefill_graph, self.decode_graph, self.flush_graph):
             graph.destroy()
-        for tensor in [self.tokens, self.token, self.position_tensor, self.logits, self.next]:
+        for tensor in [self.tokens, self.token, self.position_tensor, self.start, self.logits, self.next]:
             tensor.destroy()
-        for cache in self.caches:
-            for tensor in cache.values():
+        for tensors in self.caches + self.chunks:
+            for tensor in tensors.values():
                 tensor.destroy()
 
 

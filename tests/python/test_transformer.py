@@ -256,19 +256,25 @@ def test_256_greedy_tokens_match_pytorch(checkpoint, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_decode_logits_match_pytorch_at_positions_1_64_255(checkpoint, backend):
+@pytest.mark.parametrize("prompt_length", [1, 64])
+def test_decode_logits_match_pytorch_at_positions_1_64_128_255(checkpoint, backend, prompt_length):
+    # The cache's chunks are 64 positions (tm.CHUNK): a prompt of 1 leaves the prefill's row in the
+    # chunk; a prompt of 64 fills the main cache and leaves the chunk empty; 128 and 255 come after
+    # flushes of decode-written chunks.
+    assert tm.CHUNK == 64
     hp, weights = read_checkpoint(checkpoint)
     tokens = list(CORPUS.read_bytes()[:256])
     with torch.no_grad():
         expected = tt.from_weights(hp, weights)(torch.tensor([tokens]))[0][0].numpy()
+    checked = [p for p in (1, 64, 128, 255) if p >= prompt_length]
     context = webnn.ML().create_context(backend=backend)
     try:
         model = tm.Model(context, *tm.load_checkpoint(checkpoint))
-        gen = model.generator(cache_length=hp.context_length, prompt_length=1)
-        gen.prefill(tokens[:1])
-        for position in range(1, 256):
-            result = gen.step(tokens[position], want_logits=position in (1, 64, 255))
-            if position in (1, 64, 255):
+        gen = model.generator(cache_length=hp.context_length, prompt_length=prompt_length)
+        gen.prefill(tokens[:prompt_length])
+        for position in range(prompt_length, 256):
+            result = gen.step(tokens[position], want_logits=position in checked)
+            if position in checked:
                 np.testing.assert_allclose(result["logits"], expected[position], rtol=0, atol=1e-4,
                                            err_msg=f"position {position}")
                 assert result["next"] == int(np.argmax(expected[position]))
@@ -376,17 +382,22 @@ class _ExportStep(torch.nn.Module):
         return (logits, *[t for kv in present for t in kv])
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_a_grouped_query_decoder_exported_by_pytorch_imports_and_runs(backend, tmp_path):
+@pytest.mark.parametrize("backend, size", [(backend, "cut") for backend in BACKENDS] + [("onednn", "full")])
+def test_a_grouped_query_decoder_exported_by_pytorch_imports_and_runs(backend, size, tmp_path, request):
     """Item 6: the Llama decoder of SmolLM-135M's shape (9 query heads over 3 key/value heads,
-    RMSNorm, rotary positions, SwiGLU), cut to 2 layers and a 512-token vocabulary to stay quick,
-    exported by torch.onnx.export (opset 17, static shapes: 3 new tokens after 7 past positions),
-    imported and run by WebNN: logits and present keys/values within 1e-3 of PyTorch's. Its shape
-    arithmetic (the rotary table's Einsum outer product, the key/value heads' expand) is known at
-    import and folded."""
+    RMSNorm, rotary positions, SwiGLU) — "full": all of it, 30 layers and the 49,152-token
+    vocabulary, with the weights of the other SmolLM tests; "cut": 2 layers and a 512-token
+    vocabulary, on both backends — exported by torch.onnx.export (opset 17, static shapes: 3 new
+    tokens after 7 past positions), imported and run by WebNN: logits and present keys/values
+    within 1e-3 of PyTorch's. Its shape arithmetic (the rotary table's Einsum outer product, the
+    key/value heads' expand) is known at import and folded."""
     onnx = pytest.importorskip("onnx")
-    hp = dataclasses.replace(tm.SMOLLM_135M, vocab_size=512, layers=2, context_length=64)
-    model = tt.from_weights(hp, tm.random_weights(hp, 3)).eval()
+    if size == "full":
+        hp, weights = request.getfixturevalue("smollm")[:2]
+    else:
+        hp = dataclasses.replace(tm.SMOLLM_135M, vocab_size=512, layers=2, context_length=64)
+        weights = tm.random_weights(hp, 3)
+    model = tt.from_weights(hp, weights).eval()
     rng = np.random.default_rng(4)
     past = [rng.standard_normal((1, hp.kv_heads, 7, hp.head_dim)).astype(np.float32) for _ in range(2 * hp.layers)]
     ids = np.array([[5, 17, 42]], np.int64)
@@ -417,13 +428,13 @@ def test_the_cache_never_crosses_to_host(random_checkpoint):
         gen = model.generator(cache_length=16, prompt_length=2)
         gen.prefill([1, 2])
         gen.step(3)
-        for cache in gen.caches:
+        for cache in gen.caches + gen.chunks:
             for tensor in cache.values():
                 assert not tensor.readable and not tensor.writable
                 with pytest.raises(webnn.TypeError):
                     context.read_tensor(tensor)
         # Only these cross: the tokens and the position in, the logits and the id out.
-        host = {gen.tokens, gen.token, gen.position_tensor, gen.logits, gen.next}
+        host = {gen.tokens, gen.token, gen.position_tensor, gen.start, gen.logits, gen.next}
         assert all(t.writable != t.readable for t in host)
     finally:
         context.destroy()
