@@ -58,7 +58,7 @@ struct MLContextOptions {
   // Our own: the timeline runs each step on the thread that makes the call, before the call
   // returns (dispatch waits for its compute), instead of on the context's worker thread. For a
   // caller that waits for every result anyway, such as a decode loop: it saves the two thread
-  // hand-offs of each round trip (docs/design.md, "Synchronous contexts"). A remote context's
+  // hand-offs of each round trip (docs/runtime.md, "Synchronous contexts"). A remote context's
   // steps always run so.
   bool synchronous = false;
 };

@@ -127,7 +127,7 @@ class OnednnExecutable final : public Executable {
                                              std::to_string(g.inputs.size()) + " and " +
                                              std::to_string(g.outputs.size()));
     const Profile::Clock::time_point start = profile_ ? Profile::Clock::now() : Profile::Clock::time_point{};
-    // The run may be on a thread of the caller's (a blocking read runs the timeline's steps),
+    // The run may be on a thread of the caller's (a synchronous context runs its steps there),
     // whose own OpenMP setting it restores.
     const OmpThreads restore(threads_ = plan_->num_threads);
     bind(inputs, outputs);
