@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <random>
 #include <set>
 #include <vector>
 
@@ -251,13 +252,28 @@ AtomicWriter::~AtomicWriter() {
 size_t AtomicWriter::begin(const std::string& path) {
   std::filesystem::path p(path);
   std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
-  // A hidden temporary in the same directory, so rename() stays on one file system.
-  std::string temp = dir + "/." + p.filename().string() + ".tmp.XXXXXX";
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(errno));
-  ::fchmod(fd, 0644);
-  files_.push_back({path, temp, fd, register_temporary(temp), {}});
-  return files_.size() - 1;
+  // A hidden temporary in the same directory, so rename() stays on one file system. Its name is
+  // registered for the signal handler before the file exists (mkstemp would create it first, and a
+  // signal in between would leave it behind); O_EXCL keeps it ours, a taken name is drawn again.
+  static constexpr char kLetters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 random{std::random_device{}()};
+  const std::string prefix = dir + "/." + p.filename().string() + ".tmp.";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string temp = prefix;
+    for (int i = 0; i < 6; ++i) temp += kLetters[random() % (sizeof(kLetters) - 1)];
+    const int slot = register_temporary(temp);
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      const int err = errno;
+      unregister_temporary(slot);
+      if (err == EEXIST) continue;
+      fail(path + ": cannot create a temporary file in " + dir + ": " + std::strerror(err));
+    }
+    ::fchmod(fd, 0644);
+    files_.push_back({path, temp, fd, slot, {}});
+    return files_.size() - 1;
+  }
+  fail(path + ": cannot create a temporary file in " + dir + ": every name tried is taken");
 }
 
 void AtomicWriter::append(size_t file, std::span<const std::byte> bytes) {
