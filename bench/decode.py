@@ -68,6 +68,16 @@ def plan_contexts(hp, wanted, steps):
     return out
 
 
+def measure_decoding(first, decoders, ids, prompt, prefill_steps, steps):
+    """A runner's round: the time of `first`'s prefill of `prompt` ids, and for each context p of
+    `decoders` ((prefill, step) pairs, ts.timed_decode's) the rate of `steps` greedy steps after a
+    prefill of p - prefill_steps ids, with the ids chosen."""
+    result = {"first_ms": ts.timed_decode(*first, ids[:prompt], 0)[0] * 1000, "decode": {}, "tokens": {}}
+    for p, decoder in decoders.items():
+        _, result["decode"][p], result["tokens"][p] = ts.timed_decode(*decoder, ids[:p - prefill_steps], steps)
+    return result
+
+
 def _webnn_worker(connection, backend, threads, model_name, checkpoint, block, ids, prompt, contexts, steps):
     import webnn
 
@@ -81,19 +91,8 @@ def _webnn_worker(connection, backend, threads, model_name, checkpoint, block, i
     generators = {p: model.generator(p, p - steps) for p in contexts}
     connection.send(time.perf_counter() - start)
     while connection.recv():
-        result = {"decode": {}, "tokens": {}}
-        start = time.perf_counter()
-        first.prefill(ids[:prompt])
-        result["first_ms"] = (time.perf_counter() - start) * 1000
-        for p, gen in generators.items():
-            token = gen.prefill(ids[:p - steps])["next"]
-            chosen = [token]
-            start = time.perf_counter()
-            for _ in range(steps):
-                token = gen.step(token)["next"]
-                chosen.append(token)
-            result["decode"][p] = steps / (time.perf_counter() - start)
-            result["tokens"][p] = chosen
+        result = measure_decoding(ts.webnn_decoder(first), {p: ts.webnn_decoder(gen) for p, gen in generators.items()},
+                                  ids, prompt, steps, steps)
         connection.send(result)
     context.destroy()
 
@@ -110,23 +109,9 @@ def _torch_worker(connection, threads, model_name, checkpoint, ids, prompt, cont
     model = tt.from_weights(hp, weights)
     connection.send(time.perf_counter() - start)
     while connection.recv():
-        result = {"decode": {}, "tokens": {}}
         with torch.no_grad():
-            start = time.perf_counter()
-            logits, _ = model(torch.tensor([ids[:prompt]]))
-            int(logits[0, -1].argmax())
-            result["first_ms"] = (time.perf_counter() - start) * 1000
-            for p in contexts:
-                logits, cache = model(torch.tensor([ids[:p - prefill_steps]]))
-                token = int(logits[0, -1].argmax())
-                chosen = [token]
-                start = time.perf_counter()
-                for _ in range(steps):
-                    logits, cache = model(torch.tensor([[token]]), cache)
-                    token = int(logits[0, -1].argmax())
-                    chosen.append(token)
-                result["decode"][p] = steps / (time.perf_counter() - start)
-                result["tokens"][p] = chosen
+            decoder = ts.torch_decoder(model)
+            result = measure_decoding(decoder, {p: decoder for p in contexts}, ids, prompt, prefill_steps, steps)
         connection.send(result)
 
 

@@ -56,6 +56,45 @@ def prompt_tokens(hp, length):
     return np.random.default_rng(3).integers(0, min(hp.vocab_size, 256), length).tolist()
 
 
+def timed_decode(prefill, step, prompt, steps):
+    """Greedy decoding timed: prefill(ids) and step(id) each return the next id. Returns the
+    prefill's seconds, the steps' rate (steps per second) and the chosen ids (prefill's first)."""
+    start = time.perf_counter()
+    token = prefill(prompt)
+    first = time.perf_counter() - start
+    chosen = [token]
+    start = time.perf_counter()
+    for _ in range(steps):
+        token = step(token)
+        chosen.append(token)
+    return first, (steps / (time.perf_counter() - start) if steps else 0.0), chosen
+
+
+def webnn_decoder(gen):
+    """(prefill, step) of a transformer_model generator, for timed_decode."""
+    return (lambda ids: gen.prefill(ids)["next"]), (lambda token: gen.step(token)["next"])
+
+
+def torch_decoder(model):
+    """(prefill, step) of a transformer_torch model with its growing cache, for timed_decode (call
+    it under torch.no_grad())."""
+    import torch
+
+    cache = None
+
+    def prefill(ids):
+        nonlocal cache
+        logits, cache = model(torch.tensor([ids]))
+        return int(logits[0, -1].argmax())
+
+    def step(token):
+        nonlocal cache
+        logits, cache = model(torch.tensor([[token]]), cache)
+        return int(logits[0, -1].argmax())
+
+    return prefill, step
+
+
 class WebnnRunner:
     def __init__(self, backend, threads, hp, weights, prompt, steps):
         self.context = webnn.ML().create_context(backend=backend, num_threads=threads, synchronous=True)
@@ -66,13 +105,7 @@ class WebnnRunner:
         self.prompt, self.steps = prompt, steps
 
     def run(self, steps):
-        start = time.perf_counter()
-        token = self.gen.prefill(self.prompt)["next"]
-        first = time.perf_counter() - start
-        start = time.perf_counter()
-        for _ in range(steps):
-            token = self.gen.step(token)["next"]
-        return first, steps / (time.perf_counter() - start)
+        return timed_decode(*webnn_decoder(self.gen), self.prompt, steps)[:2]
 
     def close(self):
         self.context.destroy()
@@ -93,15 +126,7 @@ def _torch_worker(connection, threads, model_name, checkpoint, prompt, steps):
     connection.send(time.perf_counter() - start)
     while connection.recv():
         with torch.no_grad():
-            start = time.perf_counter()
-            logits, cache = model(torch.tensor([prompt]))
-            token = int(logits[0, -1].argmax())
-            first = time.perf_counter() - start
-            start = time.perf_counter()
-            for _ in range(steps):
-                logits, cache = model(torch.tensor([[token]]), cache)
-                token = int(logits[0, -1].argmax())
-        connection.send((first, steps / (time.perf_counter() - start)))
+            connection.send(timed_decode(*torch_decoder(model), prompt, steps)[:2])
 
 
 class ProcessRunner:
@@ -233,11 +258,14 @@ def main():
               f"{dispatch_round_trip(backend, args.threads, False) * 1e6:.0f} us on the timeline's worker thread")
     for name, hp in models.items():
         per_step, per_step_int8 = weight_bytes_per_step(hp), weight_bytes_per_step(hp, int8=True)
-        cache = 2 * hp.layers * hp.kv_heads * hp.head_dim * (args.prompt + args.steps) * 4
+        T = args.prompt + args.steps
+        C = tm.chunk_length(T)
+        position = 2 * hp.layers * hp.kv_heads * hp.head_dim * 4  # bytes of one cache position
+        cache = position * (T + C + 2 * C + 2 * T / C)
         print(f"{name}: a decode step reads {per_step / 1e6:.1f} MB of weights, {per_step_int8 / 1e6:.1f} MB "
               f"in int8 (at the copy bandwidth: {bandwidth / per_step:.0f} and {bandwidth / per_step_int8:.0f} "
-              f"tokens/s at most) and its caches of {args.prompt + args.steps} positions, {cache / 1e6:.2f} MB, "
-              "three times (copied: read + write; attention: read)")
+              f"tokens/s at most) and moves {cache / 1e6:.2f} MB of its cache of {T} positions (attention "
+              f"reads them and the chunk of {C}, the chunk is copied, a flush copies the cache every {C} steps)")
 
 if __name__ == "__main__":
     main()
