@@ -4,7 +4,8 @@
 # webnn.node; WEBNN_BUILD_JS is on there) runs the bad-input walk (js/test/bad_input.test.mjs) and
 # the seeded random driver js/tools/fuzz.mjs for WEBNN_JS_FUZZ_SECONDS (default 30) under the
 # sanitizers: a memory error in the addon or the library aborts node. A longer run: see
-# docs/javascript.md, "Bad input".
+# docs/javascript.md, "Bad input". The node runs are bounded (scripts/bounded.sh: a hang prints
+# every thread's stack and fails).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # -O1, as AddressSanitizer's documentation advises: the tests run several times faster than at -O0,
@@ -32,8 +33,8 @@ runtime=$(ldd "$addon" | awk '/libasan|libclang_rt\.asan/ { print $3; exit }')
 js_env=(env LD_PRELOAD="$runtime" ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 WEBNN_NODE_ADDON="$addon"
         WEBNN_BUILD_DIR="$PWD/build-asan")
 echo "== javascript under ASan + UBSan: the bad-input walk"
-(cd js && "${js_env[@]}" node --test test/bad_input.test.mjs)
+(cd js && ../scripts/bounded.sh 1200 "${js_env[@]}" node --test test/bad_input.test.mjs)
 seconds=${WEBNN_JS_FUZZ_SECONDS:-30}
 seed=${WEBNN_JS_FUZZ_SEED:-$(date +%s)}
 echo "== javascript under ASan + UBSan: js/tools/fuzz.mjs --seconds $seconds --seed $seed"
-"${js_env[@]}" node js/tools/fuzz.mjs --seconds "$seconds" --seed "$seed"
+scripts/bounded.sh $((seconds + 600)) "${js_env[@]}" node js/tools/fuzz.mjs --seconds "$seconds" --seed "$seed"

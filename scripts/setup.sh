@@ -5,6 +5,8 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git ccache
+  # scripts/bounded.sh: a hung test's stacks
+  gdb
   nlohmann-json3-dev libfp16-dev libcli11-dev libfmt-dev libdnnl-dev libsleef-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libseccomp-dev

@@ -20,4 +20,4 @@ print(f"pip install: webnn {webnn.__version__} from {webnn.__file__}, {len(webnn
 PY
 # test_transformer.py tests the examples' models and the backends' kernels, which the build tree's
 # run covers: the installed package runs the rest.
-"$work/venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python" --ignore "$src/tests/python/test_transformer.py"
+"$work/venv/bin/python" -m pytest -q -p no:cacheprovider -o faulthandler_timeout=300 "$src/tests/python" --ignore "$src/tests/python/test_transformer.py"
