@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "webnn/export.h"
+
 namespace webnn {
 
 // spec: #enumdef-mloperanddatatype
@@ -19,14 +21,14 @@ inline constexpr DataType kAllDataTypes[kDataTypeCount] = {DataType::kFloat32, D
                                                            DataType::kInt8,    DataType::kUint8};
 
 // The spec's name ("float32", ...).
-std::string_view to_string(DataType type);
+WEBNN_EXPORT std::string_view to_string(DataType type);
 // Parses a spec name; nullopt when it is not one.
-std::optional<DataType> parse_data_type(std::string_view name);
-size_t element_size(DataType type);
-bool is_floating_point(DataType type);
+WEBNN_EXPORT std::optional<DataType> parse_data_type(std::string_view name);
+WEBNN_EXPORT size_t element_size(DataType type);
+WEBNN_EXPORT bool is_floating_point(DataType type);
 
 // A set of data types, as the spec's "allowed data types" lists.
-class DataTypeSet {
+class WEBNN_EXPORT DataTypeSet {
  public:
   constexpr DataTypeSet() = default;
   constexpr DataTypeSet(std::initializer_list<DataType> types) {
@@ -50,7 +52,7 @@ class DataTypeSet {
 
 using Shape = std::vector<uint32_t>;
 
-std::string shape_to_string(const Shape& shape);  // "[1, 3, 224, 224]"
+WEBNN_EXPORT std::string shape_to_string(const Shape& shape);  // "[1, 3, 224, 224]"
 
 // Implementation limits. The spec lets implementations bound ranks and sizes.
 inline constexpr size_t kMaxRank = 8;
@@ -58,7 +60,7 @@ inline constexpr size_t kMaxRank = 8;
 inline constexpr uint64_t kMaxDimension = 0x7fffffffu;
 
 // spec: #dictdef-mloperanddescriptor
-struct OperandDescriptor {
+struct WEBNN_EXPORT OperandDescriptor {
   DataType data_type = DataType::kFloat32;
   Shape shape;
 
@@ -72,7 +74,7 @@ struct OperandDescriptor {
 
 // spec: #typedefdef-mlnumber — a bigint or an unrestricted double. Integers that a double cannot
 // hold exactly keep their exact value here.
-class Number {
+class WEBNN_EXPORT Number {
  public:
   enum class Kind : uint8_t { kDouble, kInt64, kUint64 };
   constexpr Number() = default;
@@ -95,7 +97,7 @@ class Number {
   uint64_t uint64_value() const { return u_; }
   // Exact decimal text for integers, shortest round-trip text for doubles ("inf", "-inf", "nan").
   std::string to_string() const;
-  friend bool operator==(const Number& a, const Number& b);
+  friend WEBNN_EXPORT bool operator==(const Number& a, const Number& b);
 
  private:
   Kind kind_ = Kind::kDouble;
@@ -114,9 +116,10 @@ enum class ErrorKind : uint8_t {
   kAbortError,
   kUnknownError,
 };
-std::string_view to_string(ErrorKind kind);
+WEBNN_EXPORT std::string_view to_string(ErrorKind kind);
 
-class Error : public std::runtime_error {
+// Exported with its type information (typeid, catch and dynamic_cast in a program see the library's).
+class WEBNN_EXPORT Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, const std::string& message)
       : std::runtime_error(std::string(to_string(kind)) + ": " + message), kind_(kind), message_(message) {}
@@ -129,14 +132,14 @@ class Error : public std::runtime_error {
   std::string message_;
 };
 
-[[noreturn]] void throw_error(ErrorKind kind, const std::string& message);
+[[noreturn]] WEBNN_EXPORT void throw_error(ErrorKind kind, const std::string& message);
 
 // Text from outside (a name, a JSON value, a path) as an error message quotes it: in double quotes,
 // with control bytes, quotes and backslashes escaped (so a NUL cannot cut the message short) and,
 // past `max_bytes`, cut with the total length given: "abc..." (1048576 bytes).
-std::string quote(std::string_view text, size_t max_bytes = 96);
+WEBNN_EXPORT std::string quote(std::string_view text, size_t max_bytes = 96);
 // The same text escaped, without the quotes (bidirectional controls are escaped too, as \u202e).
-std::string escaped(std::string_view text, size_t max_bytes = 96);
+WEBNN_EXPORT std::string escaped(std::string_view text, size_t max_bytes = 96);
 inline void type_error_if(bool condition, const std::string& message) {
   if (condition) throw_error(ErrorKind::kTypeError, message);
 }

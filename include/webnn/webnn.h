@@ -67,11 +67,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(__GNUC__)
-#define WEBNN_EXPORT __attribute__((visibility("default")))
-#else
-#define WEBNN_EXPORT
-#endif
+#include "webnn/export.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -104,7 +104,7 @@ struct HostTensor {
 using NamedHostTensors = std::map<std::string, HostTensor>;
 
 // ---- MLTensor ----
-class MLTensor {
+class WEBNN_EXPORT MLTensor {
  public:
   MLTensor() = default;
   // Internal: handles are made by the library.
@@ -130,7 +130,7 @@ class MLTensor {
 using MLNamedTensors = std::map<std::string, MLTensor>;
 
 // ---- MLGraph ----
-class MLGraph {
+class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
   // Internal: handles are made by the library.
@@ -155,7 +155,7 @@ class MLGraph {
 };
 
 // ---- MLContext ----
-class MLContext {
+class WEBNN_EXPORT MLContext {
  public:
   MLContext() = default;
   // Internal: handles are made by the library.
@@ -204,7 +204,7 @@ class MLContext {
 };
 
 // spec: #api-ml
-class ML {
+class WEBNN_EXPORT ML {
  public:
   // spec: #api-ml-createcontext. Throws NotSupportedError when no backend fits the options.
   static MLContext create_context(const MLContextOptions& options = {});
@@ -213,10 +213,10 @@ class ML {
 // ---- Export ----
 // Writes the graph as an ONNX model (opset 17; docs/onnx.md) to `path`, atomically. Throws
 // NotSupportedError naming the op when the graph holds something ONNX cannot express exactly.
-void convert_to_onnx(const MLGraph& graph, const std::string& path);
+WEBNN_EXPORT void convert_to_onnx(const MLGraph& graph, const std::string& path);
 
 // ---- MLOperand ----
-class MLOperand {
+class WEBNN_EXPORT MLOperand {
  public:
   MLOperand() = default;
   // Internal: operands are made by MLGraphBuilder.
@@ -396,7 +396,7 @@ struct MLLstmCellOptions : MLOperatorOptions {
 // Every method validates as the spec's algorithm says and throws webnn::Error (TypeError unless
 // the spec names another kind) with a message naming the op, the argument and the rule. A failed
 // call leaves the builder unchanged.
-class MLGraphBuilder {
+class WEBNN_EXPORT MLGraphBuilder {
  public:
   // spec: #api-mlgraphbuilder-constructor. Throws InvalidStateError if the context is lost.
   explicit MLGraphBuilder(const MLContext& context);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the build into a temporary prefix, then builds the C++ example against it twice: with
-# find_package(webnn) and with pkg-config. Both programs must run and print the right result.
+# find_package(webnn) and with pkg-config, and tests/install/consumer/api_surface.cpp, which goes
+# through the C++ API's surface. Every program must run and print the right result.
 # Usage: check_install.sh BUILD_DIR SOURCE_DIR WORK_DIR
 set -euo pipefail
 build=$1 src=$2 work=$3
@@ -15,6 +16,10 @@ LD_LIBRARY_PATH="$work/prefix/lib" "$work/cmake/hello"
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" g++ "$src/examples/cpp/hello_webnn.cpp" -o "$work/hello_pc" \
   $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs webnn)
 LD_LIBRARY_PATH="$work/prefix/lib" "$work/hello_pc"
+# The C++ API's surface through the installed (sealed) library, an error caught by its type included.
+PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" g++ "$src/tests/install/consumer/api_surface.cpp" -o "$work/api_surface" \
+  $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs webnn)
+LD_LIBRARY_PATH="$work/prefix/lib" "$work/api_surface" "$work"
 # The JavaScript package, when the addon was built: the installed copy runs the JS example from
 # outside the source tree, with the addon found beside its index.js.
 if [ -f "$build/js/webnn.node" ]; then
