@@ -286,7 +286,7 @@ def render_impl(ops):
             n = snake(f["name"])
             out.append(f"    attrs.{n} = {convert(f, 'opts.' + n, 'options->' + n)};\n")
         if op.returns_sequence:
-            out.append(f"    capi::add_operation(self, OpKind::k{op.kind}, std::move(operands), std::move(attrs), opts.label, kFn,\n"
+            out.append(f"    capi::add_multiple(self, OpKind::k{op.kind}, std::move(operands), std::move(attrs), opts.label, kFn,\n"
                        "                        outputs, output_capacity, output_count);\n")
         else:
             out.append(f"    *out = capi::add_single(self, OpKind::k{op.kind}, std::move(operands), std::move(attrs), opts.label, kFn);\n")

@@ -8,7 +8,7 @@ spec's signatures and every attribute struct's fields() reflection). Outputs:
   - js/lib/generated.js: WebIDL conversions for every dictionary and every operation's arguments
     (overload resolution included), and one MLGraphBuilder method per operator, which converts
     its arguments and hands the op's table name, its operands and the attribute fields to the
-    native addon (js/src/builder.cpp fills the fields by reflection);
+    native addon (js/src/js_builder.cpp fills the fields by reflection);
   - js/index.d.ts: the TypeScript declarations of the package.
 Both are checked against each other: an operator of the IDL missing from the op table, a field of
 an attribute struct that no argument or dictionary member fills, a dictionary member with no

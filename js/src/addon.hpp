@@ -168,7 +168,7 @@ T& unwrap(napi_env env, napi_value v, const std::string& what) {
 
 // ---- Exported functions, by file ----
 void register_context_functions(napi_env env, napi_value exports);  // context.cpp
-void register_builder_functions(napi_env env, napi_value exports);  // builder.cpp
+void register_builder_functions(napi_env env, napi_value exports);  // js_builder.cpp
 void register_testing_functions(napi_env env, napi_value exports);  // testing.cpp
 // Keeps a weak reference to a new context, lost when the environment or the process ends.
 void remember_context(napi_env env, const MLContext& context);  // addon.cpp

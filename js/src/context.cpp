@@ -412,7 +412,7 @@ napi_value shutdown(napi_env env, napi_callback_info info) {
 
 }  // namespace
 
-// Shared with builder.cpp: a built graph's compile step on the libuv pool.
+// Shared with js_builder.cpp: a built graph's compile step on the libuv pool.
 void queue_build(napi_env env, std::shared_ptr<detail::ContextImpl> context, std::shared_ptr<const Graph> ir,
                  napi_value callback) {
   auto work = std::make_unique<PoolWork>();

@@ -61,11 +61,11 @@ struct BuilderImpl {
 
 // The builder methods' shared steps, for bindings that add operations by kind (python/): the
 // spec's "validating operand" of `operand` as `argument` of `method` (TypeError naming both), and
-// adding an operation under the builder's lock after its "can build" check (src/api/builder.cpp).
+// adding an operation under the builder's lock after its "can build" check (src/api/ml_graph_builder.cpp).
 OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
                             const std::string& method, const std::string& argument);
-std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind,
-                                     std::vector<OperandId> inputs, Attributes attrs, const std::string& label);
+std::vector<MLOperand> add_by_kind(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, std::vector<OperandId> inputs,
+                                   Attributes attrs, const std::string& label);
 // The spec's "can build" check (InvalidStateError), for bindings that must make it before they
 // validate their operands (js/).
 void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method);

@@ -258,16 +258,14 @@ WebnnOperand* new_operand(Builder& b, MLOperand operand) {
 WebnnOperand* add_single(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
                          const char* fn) {
   (void)fn;
-  auto results =
-      detail::add_operation(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
+  auto results = detail::add_by_kind(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
   return new_operand(b, std::move(results.at(0)));
 }
 
-void add_operation(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                   const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count) {
+void add_multiple(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
+                  const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count) {
   (void)fn;
-  auto results =
-      detail::add_operation(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
+  auto results = detail::add_by_kind(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
   *count = results.size();
   if (results.size() > capacity)
     fail(ErrorKind::kTypeError, "output_capacity",

@@ -220,7 +220,7 @@ T options_arg(const T* options, void (*init)(T*), const char* fn) {
 
 WebnnOperand* add_single(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
                          const char* fn);
-void add_operation(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                   const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count);
+void add_multiple(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
+                  const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count);
 
 }  // namespace webnn::capi

@@ -200,7 +200,7 @@ class Decoder {
     declared_.resize(operands.size());
     for (unsigned i = 0; i < operands.size(); ++i) add_operand(i, operands[i]);
     auto operations = in_.getOperations();
-    for (unsigned j = 0; j < operations.size(); ++j) add_operation(j, operations[j]);
+    for (unsigned j = 0; j < operations.size(); ++j) decode_operation(j, operations[j]);
     std::vector<NamedOperand> outputs;
     for (auto out : in_.getOutputs()) {
       const std::string name = str(out.getName());
@@ -252,7 +252,7 @@ class Decoder {
     return *local_[id];
   }
 
-  void add_operation(unsigned j, wire::Operation::Reader op) {
+  void decode_operation(unsigned j, wire::Operation::Reader op) {
     std::string where = "operation " + std::to_string(j);
     capnp::DynamicStruct::Reader dyn = capnp::toDynamic(op);
     KJ_IF_MAYBE (member, dyn.which()) {

@@ -15,7 +15,7 @@
 #include <numeric>
 
 #include "formats/internal.hpp"
-#include "formats/onnx/builder.hpp"
+#include "formats/onnx/onnx_graph_builder.hpp"
 #include "formats/onnx/op_map.hpp"
 #include "ops/shape_helpers.hpp"
 

@@ -52,10 +52,10 @@ OperandId operand_arg(py::handle v, const FieldTarget& t) {
 
 // builder.<op>(*operands, **arguments): `arguments` holds the required parameters and the options
 // given, by their snake_case names; absent options keep the attribute struct's defaults.
-// Operands are validated before detail::add_operation takes the builder's lock; that cannot race
+// Operands are validated before detail::add_by_kind takes the builder's lock; that cannot race
 // with an operand being added, because every Python call that adds operands holds the GIL.
-py::object add_operation(MLGraphBuilder& builder, size_t kind_index, const py::sequence& operands,
-                         const py::dict& arguments) {
+py::object call_op_method(MLGraphBuilder& builder, size_t kind_index, const py::sequence& operands,
+                          const py::dict& arguments) {
   if (kind_index >= kOpKindCount) throw py::value_error("_add_operation: unknown operator");
   const OpMethod& m = op_methods()[kind_index];
   const auto& impl = builder.impl();
@@ -115,7 +115,7 @@ py::object add_operation(MLGraphBuilder& builder, size_t kind_index, const py::s
     }
   }
 
-  std::vector<MLOperand> outputs = detail::add_operation(impl, m.kind, std::move(inputs), std::move(attrs), label);
+  std::vector<MLOperand> outputs = detail::add_by_kind(impl, m.kind, std::move(inputs), std::move(attrs), label);
   if (!m.returns_sequence) return py::cast(outputs.at(0));
   py::list list;
   for (const MLOperand& o : outputs) list.append(py::cast(o));
@@ -250,7 +250,7 @@ void bind_builder(py::module_& m) {
             return PyGraph::built(std::move(graph));
           },
           py::arg("outputs"), "Builds the graph of the named outputs (spec: build()). A builder builds once.")
-      .def("_add_operation", &add_operation, py::arg("kind"), py::arg("operands"), py::arg("arguments"));
+      .def("_add_operation", &call_op_method, py::arg("kind"), py::arg("operands"), py::arg("arguments"));
 
   m.def("_op_table", &op_table);
 }

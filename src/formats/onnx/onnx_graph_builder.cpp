@@ -1,4 +1,4 @@
-#include "formats/onnx/builder.hpp"
+#include "formats/onnx/onnx_graph_builder.hpp"
 
 #include <cmath>
 #include <cstring>

@@ -156,7 +156,7 @@ napi_value constant_tensor(napi_env env, napi_callback_info info) {
 //   operands: [[argument name, [builder, id]], ...] in the spec's order (a sequence<MLOperand>
 //   argument flattened, its items named "inputs[i]"); attributes: { field: value } for the fields
 //   the caller gave.
-napi_value add_operation(napi_env env, napi_callback_info info) {
+napi_value js_add_operation(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 5);
     MLGraphBuilder& b = builder_arg(env, args[0]).builder;
@@ -194,7 +194,7 @@ napi_value add_operation(napi_env env, napi_callback_info info) {
     });
 
     std::vector<napi_value> outputs;
-    for (const MLOperand& o : detail::add_operation(b.impl(), kind, std::move(inputs), std::move(attrs), label))
+    for (const MLOperand& o : detail::add_by_kind(b.impl(), kind, std::move(inputs), std::move(attrs), label))
       outputs.push_back(describe_operand(env, o));
     return make_array(env, outputs);
   });
@@ -232,7 +232,7 @@ void register_builder_functions(napi_env env, napi_value exports) {
   define(env, exports, "constant", constant);
   define(env, exports, "constantScalar", constant_scalar);
   define(env, exports, "constantTensor", constant_tensor);
-  define(env, exports, "addOperation", add_operation);
+  define(env, exports, "addOperation", js_add_operation);
   define(env, exports, "build", build);
 }
 

@@ -50,7 +50,7 @@ E parse_option(const std::string& value, const char* method, const char* option)
 // Every op method: lock, check "can build", let `make` validate operands and fill attributes, then
 // add the operation (GraphBuilder validates it with src/ops/ and leaves itself unchanged on error).
 template <class Make>
-std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const char* method,
+std::vector<MLOperand> add_validated(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const char* method,
                                      const std::string& label, Make&& make) {
   std::lock_guard<std::mutex> lock(impl->mutex);
   std::vector<OperandId> inputs;
@@ -67,7 +67,7 @@ std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, O
 template <class Make>
 MLOperand add_single(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const char* method,
                      const std::string& label, Make&& make) {
-  return add_operation(impl, kind, method, label, std::forward<Make>(make)).at(0);
+  return add_validated(impl, kind, method, label, std::forward<Make>(make)).at(0);
 }
 
 MLOperand binary(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const char* method, const MLOperand& a,
@@ -98,7 +98,7 @@ template <class MakeAttrs>
 std::vector<MLOperand> make_op(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const std::string& label,
                                std::initializer_list<Arg> args, MakeAttrs&& attrs) {
   const char* method = op_name(kind).data();  // the op table's names are string literals
-  return add_operation(impl, kind, method, label, [&](std::vector<OperandId>& inputs) -> Attributes {
+  return add_validated(impl, kind, method, label, [&](std::vector<OperandId>& inputs) -> Attributes {
     for (const Arg& a : args) inputs.push_back(operand_id(impl, a.operand, method, a.name));
     return attrs();
   });
@@ -394,7 +394,7 @@ MLOperand MLGraphBuilder::concat(const std::vector<MLOperand>& operands, uint32_
 
 // spec: #api-mlgraphbuilder-split
 std::vector<MLOperand> MLGraphBuilder::split(const MLOperand& input, uint32_t splits, const MLSplitOptions& options) {
-  return add_operation(impl_, OpKind::kSplit, "split", options.label,
+  return add_validated(impl_, OpKind::kSplit, "split", options.label,
                        [&](std::vector<OperandId>& inputs) -> Attributes {
                          inputs = {operand_id(impl_, input, "split", "input")};
                          return SplitAttrs{splits, options.axis};
@@ -403,7 +403,7 @@ std::vector<MLOperand> MLGraphBuilder::split(const MLOperand& input, uint32_t sp
 
 std::vector<MLOperand> MLGraphBuilder::split(const MLOperand& input, const std::vector<uint32_t>& splits,
                                              const MLSplitOptions& options) {
-  return add_operation(impl_, OpKind::kSplit, "split", options.label,
+  return add_validated(impl_, OpKind::kSplit, "split", options.label,
                        [&](std::vector<OperandId>& inputs) -> Attributes {
                          inputs = {operand_id(impl_, input, "split", "input")};
                          return SplitAttrs{splits, options.axis};
@@ -758,9 +758,9 @@ OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOp
   return operand_id(impl, operand, method.c_str(), argument);
 }
 
-std::vector<MLOperand> add_operation(const std::shared_ptr<BuilderImpl>& impl, OpKind kind,
-                                     std::vector<OperandId> inputs, Attributes attrs, const std::string& label) {
-  return webnn::add_operation(impl, kind, op_name(kind).data(), label, [&](std::vector<OperandId>& in) -> Attributes {
+std::vector<MLOperand> add_by_kind(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, std::vector<OperandId> inputs,
+                                   Attributes attrs, const std::string& label) {
+  return webnn::add_validated(impl, kind, op_name(kind).data(), label, [&](std::vector<OperandId>& in) -> Attributes {
     in = std::move(inputs);
     return std::move(attrs);
   });
