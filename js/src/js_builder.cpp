@@ -61,13 +61,14 @@ struct FieldFromJs {
   }
   void operator()(const char* f, std::vector<uint32_t>& out, napi_value v) const { out = to_dims(env, v, where(f)); }
   void operator()(const char* f, OptionalDims& out, napi_value v) const { out = to_dims(env, v, where(f)); }
-  void operator()(const char* f, OptionalFloats& out, napi_value v) const {
+  void operator()(const char* f, DefaultedDims& out, napi_value v) const { out = to_dims(env, v, where(f)); }
+  void operator()(const char* f, DefaultedFloats& out, napi_value v) const {
     std::vector<float> values;
     for (napi_value item : to_elements(env, v, where(f)))
       values.push_back(static_cast<float>(to_double(env, item, where(f))));
     out = std::move(values);
   }
-  void operator()(const char* f, OptionalActivations& out, napi_value v) const {
+  void operator()(const char* f, DefaultedActivations& out, napi_value v) const {
     std::vector<RecurrentActivation> values;
     for (napi_value item : to_elements(env, v, where(f))) {
       RecurrentActivation a{};

@@ -106,7 +106,7 @@ void from_python(py::handle v, OptionalDims& out, const FieldTarget& t) {
   dims(v, *out, t);
 }
 
-void from_python(py::handle v, OptionalFloats& out, const FieldTarget& t) {
+void from_python(py::handle v, std::optional<std::vector<float>>& out, const FieldTarget& t) {
   if (v.is_none()) {
     out.reset();
     return;

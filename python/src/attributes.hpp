@@ -32,7 +32,7 @@ void from_python(py::handle v, Number& out, const FieldTarget& t);    // MLNumbe
 void from_python(py::handle v, DataType& out, const FieldTarget& t);
 void from_python(py::handle v, std::vector<uint32_t>& out, const FieldTarget& t);
 void from_python(py::handle v, OptionalDims& out, const FieldTarget& t);
-void from_python(py::handle v, OptionalFloats& out, const FieldTarget& t);
+void from_python(py::handle v, std::optional<std::vector<float>>& out, const FieldTarget& t);
 void from_python(py::handle v, std::optional<OperandRef>& out, const FieldTarget& t);
 void from_python(py::handle v, SplitSpec& out, const FieldTarget& t);
 // A spec enum from its string.
@@ -60,6 +60,14 @@ void from_python(py::handle v, std::optional<std::vector<E>>& out, const FieldTa
     from_python(item, values.back(), {t.builder, t.method, t.name + "[" + std::to_string(i++) + "]"});
   }
   out = std::move(values);
+}
+
+// An option the spec gives a default: None leaves it to the default.
+template <class T>
+void from_python(py::handle v, Defaulted<T>& out, const FieldTarget& t) {
+  std::optional<T> given;
+  from_python(v, given, t);
+  out = std::move(given);
 }
 
 // ---- field -> Python (the defaults a method signature shows) ----
@@ -92,6 +100,10 @@ py::object to_python(const std::optional<T>& v) {
   } else {
     return to_python(*v);
   }
+}
+template <class T>
+py::object to_python(const Defaulted<T>& v) {
+  return to_python(v.caller_value());
 }
 
 // ---- field -> its Python type annotation (for the stubs and docstrings) ----
@@ -152,6 +164,10 @@ struct TypeHint<std::vector<E>> {
 };
 template <class T>
 struct TypeHint<std::optional<T>> {
+  static std::string get() { return TypeHint<T>::get() + " | None"; }
+};
+template <class T>
+struct TypeHint<Defaulted<T>> {
   static std::string get() { return TypeHint<T>::get() + " | None"; }
 };
 

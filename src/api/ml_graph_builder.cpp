@@ -112,7 +112,7 @@ MLOperand make_single(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, con
 
 Attributes no_attrs() { return NoAttrs{}; }
 
-OptionalActivations activations_option(const std::optional<std::vector<std::string>>& names, const char* method) {
+DefaultedActivations activations_option(const std::optional<std::vector<std::string>>& names, const char* method) {
   if (!names) return std::nullopt;
   std::vector<RecurrentActivation> out;
   for (const std::string& n : *names) out.push_back(parse_option<RecurrentActivation>(n, method, "activations"));

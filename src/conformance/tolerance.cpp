@@ -13,14 +13,9 @@ namespace {
 Tolerance ulp(double n) { return {Tolerance::Kind::kUlp, n}; }
 Tolerance atol(double v) { return {Tolerance::Kind::kAtol, v}; }
 
-uint64_t reduced_count(const Shape& input, const OptionalDims& axes) {
+uint64_t reduced_count(const Shape& input, const DefaultedDims& axes) {
   uint64_t n = 1;
-  if (!axes) {
-    for (uint32_t d : input) n *= d;
-  } else {
-    for (uint32_t a : *axes)
-      if (a < input.size()) n *= input[a];
-  }
+  for (uint32_t a : *axes) n *= input.at(a);
   return n;
 }
 
@@ -50,9 +45,7 @@ double counted(const Graph& graph, const Operation& op, ToleranceRule::Count cou
     }
     case ToleranceRule::Count::kPoolWindow: {
       const auto& a = std::get<Pool2dAttrs>(op.attrs);
-      const ImageDims dims = image_dims(in_shape(0), a.layout);
-      return a.window_dimensions ? double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1]
-                                 : double(dims.height) * dims.width;
+      return double((*a.window_dimensions)[0]) * (*a.window_dimensions)[1];
     }
     case ToleranceRule::Count::kSoftmaxAxis:
       return double(in_shape(0)[std::get<SoftmaxAttrs>(op.attrs).axis]);

@@ -86,7 +86,7 @@ void decode(const Json& v, std::optional<std::vector<E>>& out, const std::string
 }
 
 // sequence<float> (resample2d's scales); null means absent. Values must be finite floats.
-void decode(const Json& v, OptionalFloats& out, const std::string& where, const Resolve&) {
+void decode(const Json& v, std::optional<std::vector<float>>& out, const std::string& where, const Resolve&) {
   if (v.is_null()) {
     out.reset();
     return;
@@ -124,6 +124,14 @@ void decode(const Json& v, std::optional<OperandRef>& out, const std::string& wh
   out = OperandRef{resolve(v.get<std::string>())};
 }
 
+// An option the spec gives a default: null means left to it.
+template <class T>
+void decode(const Json& v, Defaulted<T>& out, const std::string& where, const Resolve& resolve) {
+  std::optional<T> given;
+  decode(v, given, where, resolve);
+  out = std::move(given);
+}
+
 void decode(const Json& v, SplitSpec& out, const std::string& where, const Resolve&) {
   if (v.is_number_unsigned() && v.get<uint64_t>() <= UINT32_MAX) {
     out = v.get<uint32_t>();
@@ -152,7 +160,7 @@ Json encode(E v) {
 }
 Json encode(const std::vector<uint32_t>& v) { return dims_json(v); }
 Json encode(const OptionalDims& v) { return v ? dims_json(*v) : Json(nullptr); }
-Json encode(const OptionalFloats& v) {
+Json encode(const std::optional<std::vector<float>>& v) {
   if (!v) return Json(nullptr);
   Json a = Json::array();
   for (float f : *v) a.push_back(double_json(f));
@@ -164,6 +172,10 @@ Json encode(const std::optional<std::vector<E>>& v) {
   Json a = Json::array();
   for (E e : *v) a.push_back(std::string(enum_name(e)));
   return a;
+}
+template <class T>
+Json encode(const Defaulted<T>& v) {
+  return encode(v.caller_value());
 }
 Json encode(const SplitSpec& v) {
   if (const auto* n = std::get_if<uint32_t>(&v)) return Json(*n);

@@ -4,8 +4,9 @@
 // Each struct declares its fields once, in `fields(self, visitor)`, by their spec (camelCase)
 // names. Everything that walks attributes — the JSON and text graph formats, Python keyword
 // arguments, DOT labels, the wire schema — iterates that declaration instead of naming the fields
-// again. Defaults are the member initializers; an absent optional list means "the spec's default"
-// (which the validation in src/ops/ fills in), which differs from an explicitly empty list.
+// again. Defaults are the member initializers; a list option whose default depends on the operands
+// (padding, axes, ...) is a Defaulted, which the validation in src/ops/ resolves: after ops::infer
+// every Defaulted holds the value the operation uses, and records whether the caller gave it.
 #pragma once
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -156,16 +158,78 @@ inline FilterDims filter_dims(const std::vector<uint32_t>& f, ConvTranspose2dFil
 // split()'s `splits`: a number of equal parts, or the list of part sizes.
 using SplitSpec = std::variant<uint32_t, std::vector<uint32_t>>;
 
+// An option with no default: absent means something else than any value (pool2d's and
+// convTranspose2d's outputSizes, resample2d's sizes).
 using OptionalDims = std::optional<std::vector<uint32_t>>;
-// resample2d's `scales` (sequence<float>); absent: the spec's default.
-using OptionalFloats = std::optional<std::vector<float>>;
-// The recurrent ops' `activations`; absent: the op's default list.
-using OptionalActivations = std::optional<std::vector<RecurrentActivation>>;
+
+// An option the spec gives a default: what the caller gave, or — once ops::infer has validated
+// the operation — the default it resolves to ("padding" [0, 0, 0, 0], "axes" [1, ..., rank - 1],
+// ...). Readers take the value with * or ->, never a default of their own; given() records whether
+// the caller wrote it, so that graph files, ONNX export and the wire codec write back exactly what
+// the caller gave. Only the validation in src/ops/ calls resolve().
+template <class T>
+class Defaulted {
+ public:
+  Defaulted() = default;
+  Defaulted(std::nullopt_t) {}  // NOLINT(google-explicit-constructor): reads as an optional
+  Defaulted(T value) : value_(std::move(value)), state_(State::kGiven) {}  // NOLINT(google-explicit-constructor)
+  // Given when `value` holds one, left to the default otherwise. (A template, so that a braced
+  // list converts to T alone.)
+  template <class O, class = std::enable_if_t<std::is_same_v<std::decay_t<O>, std::optional<T>>>>
+  Defaulted(O&& value) : Defaulted(from(std::forward<O>(value))) {}  // NOLINT(google-explicit-constructor)
+
+  bool given() const { return state_ == State::kGiven; }
+  // The caller's value, or nullptr when the caller left it to the default.
+  const T* if_given() const { return given() ? &value_ : nullptr; }
+  std::optional<T> caller_value() const { return given() ? std::optional<T>(value_) : std::nullopt; }
+
+  // The value the operation uses. Throws (an internal error) when the option was not given and
+  // validation has not resolved it: an operation that skipped ops::infer.
+  const T& operator*() const {
+    if (state_ == State::kAbsent)
+      throw_error(ErrorKind::kUnknownError, "internal: an option's default was read before validation resolved it");
+    return value_;
+  }
+  const T* operator->() const { return &**this; }
+
+  // Validation only (src/ops/): the spec's default, unless the caller gave a value.
+  void resolve(T default_value) {
+    if (given()) return;
+    value_ = std::move(default_value);
+    state_ = State::kResolved;
+  }
+
+  // Equal when both leave the option to the default or both give the same value: the resolved
+  // default follows from the operands, not from the options.
+  friend bool operator==(const Defaulted& a, const Defaulted& b) {
+    return a.given() == b.given() && (!a.given() || a.value_ == b.value_);
+  }
+
+ private:
+  enum class State : uint8_t { kAbsent, kGiven, kResolved };
+  template <class O>
+  static Defaulted from(O&& value) {
+    return value ? Defaulted(*std::forward<O>(value)) : Defaulted();
+  }
+  T value_{};
+  State state_ = State::kAbsent;
+};
+
+template <class T>
+inline constexpr bool kIsDefaulted = false;
+template <class T>
+inline constexpr bool kIsDefaulted<Defaulted<T>> = true;
+
+using DefaultedDims = Defaulted<std::vector<uint32_t>>;
+// resample2d's `scales` (sequence<float>).
+using DefaultedFloats = Defaulted<std::vector<float>>;
+// The recurrent ops' `activations`.
+using DefaultedActivations = Defaulted<std::vector<RecurrentActivation>>;
 
 // ---- Attribute structs ----
 // Field types a visitor must handle: bool, uint32_t, int32_t, double, Number, DataType, a
-// SpecEnum, std::vector<uint32_t>, OptionalDims, OptionalFloats, OptionalActivations,
-// std::optional<OperandRef>, SplitSpec.
+// SpecEnum, std::vector<uint32_t>, OptionalDims, DefaultedDims, DefaultedFloats,
+// DefaultedActivations, std::optional<OperandRef>, SplitSpec.
 
 struct NoAttrs {
   template <class S, class V>
@@ -197,9 +261,9 @@ struct CastAttrs {
 
 // spec: #api-mlgraphbuilder-conv2d
 struct Conv2dAttrs {
-  OptionalDims padding;    // [beginningHeight, endingHeight, beginningWidth, endingWidth]
-  OptionalDims strides;    // [strideHeight, strideWidth]
-  OptionalDims dilations;  // [dilationHeight, dilationWidth]
+  DefaultedDims padding;    // [beginningHeight, endingHeight, beginningWidth, endingWidth]
+  DefaultedDims strides;    // [strideHeight, strideWidth]
+  DefaultedDims dilations;  // [dilationHeight, dilationWidth]
   uint32_t groups = 1;
   InputLayout input_layout = InputLayout::kNchw;
   Conv2dFilterLayout filter_layout = Conv2dFilterLayout::kOihw;
@@ -219,10 +283,10 @@ struct Conv2dAttrs {
 
 // spec: #api-mlgraphbuilder-pool2d
 struct Pool2dAttrs {
-  OptionalDims window_dimensions;  // [windowHeight, windowWidth]; absent: the whole input
-  OptionalDims padding;
-  OptionalDims strides;
-  OptionalDims dilations;
+  DefaultedDims window_dimensions;  // [windowHeight, windowWidth]; absent: the whole input
+  DefaultedDims padding;
+  DefaultedDims strides;
+  DefaultedDims dilations;
   InputLayout layout = InputLayout::kNchw;
   RoundingType output_shape_rounding = RoundingType::kFloor;
   OptionalDims output_sizes;  // [outputHeight, outputWidth]
@@ -261,7 +325,7 @@ struct GemmAttrs {
 struct LayerNormalizationAttrs {
   std::optional<OperandRef> scale;
   std::optional<OperandRef> bias;
-  OptionalDims axes;  // absent: [1, ..., rank - 1]
+  DefaultedDims axes;  // absent: [1, ..., rank - 1]
   double epsilon = 1e-5;
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -285,7 +349,7 @@ struct SoftmaxAttrs {
 
 // spec: #api-mlgraphbuilder-reduce
 struct ReduceAttrs {
-  OptionalDims axes;  // absent: every axis
+  DefaultedDims axes;  // absent: every axis
   bool keep_dimensions = false;
   template <class S, class V>
   static void fields(S& s, V&& v) {
@@ -307,7 +371,7 @@ struct ReshapeAttrs {
 
 // spec: #api-mlgraphbuilder-transpose
 struct TransposeAttrs {
-  OptionalDims permutation;  // absent: reversed axes
+  DefaultedDims permutation;  // absent: reversed axes
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("permutation", s.permutation);
@@ -341,7 +405,7 @@ struct SplitAttrs {
 struct SliceAttrs {
   std::vector<uint32_t> starts;
   std::vector<uint32_t> sizes;
-  OptionalDims strides;  // absent: all 1
+  DefaultedDims strides;  // absent: all 1
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("starts", s.starts);
@@ -397,11 +461,11 @@ struct LinearAttrs {
 
 // spec: #api-mlgraphbuilder-convtranspose2d
 struct ConvTranspose2dAttrs {
-  OptionalDims padding;         // [beginningHeight, endingHeight, beginningWidth, endingWidth]
-  OptionalDims strides;         // [strideHeight, strideWidth]
-  OptionalDims dilations;       // [dilationHeight, dilationWidth]
-  OptionalDims output_padding;  // [outputPaddingHeight, outputPaddingWidth]
-  OptionalDims output_sizes;    // [outputHeight, outputWidth]
+  DefaultedDims padding;         // [beginningHeight, endingHeight, beginningWidth, endingWidth]
+  DefaultedDims strides;         // [strideHeight, strideWidth]
+  DefaultedDims dilations;       // [dilationHeight, dilationWidth]
+  DefaultedDims output_padding;  // [outputPaddingHeight, outputPaddingWidth]
+  OptionalDims output_sizes;     // [outputHeight, outputWidth]
   uint32_t groups = 1;
   InputLayout input_layout = InputLayout::kNchw;
   ConvTranspose2dFilterLayout filter_layout = ConvTranspose2dFilterLayout::kIohw;
@@ -424,9 +488,9 @@ struct ConvTranspose2dAttrs {
 // spec: #api-mlgraphbuilder-resample2d-method
 struct Resample2dAttrs {
   InterpolationMode mode = InterpolationMode::kNearestNeighbor;
-  OptionalFloats scales;  // absent: [1.0, 1.0]
-  OptionalDims sizes;     // when given, scales is ignored
-  OptionalDims axes;      // absent: [2, 3]
+  DefaultedFloats scales;  // absent: [1.0, 1.0]
+  OptionalDims sizes;      // when given, scales is ignored
+  DefaultedDims axes;      // absent: [2, 3]
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("mode", s.mode);
@@ -525,7 +589,7 @@ struct PadAttrs {
 
 // spec: #api-mlgraphbuilder-reverse-method
 struct ReverseAttrs {
-  OptionalDims axes;  // absent: every axis
+  DefaultedDims axes;  // absent: every axis
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("axes", s.axes);
@@ -586,7 +650,7 @@ struct GruAttrs {
   bool return_sequence = false;
   RecurrentDirection direction = RecurrentDirection::kForward;
   GruWeightLayout layout = GruWeightLayout::kZrn;
-  OptionalActivations activations;  // absent: [sigmoid, tanh]
+  DefaultedActivations activations;  // absent: [sigmoid, tanh]
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("steps", s.steps);
@@ -611,7 +675,7 @@ struct GruCellAttrs {
   std::optional<OperandRef> recurrent_bias;
   bool reset_after = true;
   GruWeightLayout layout = GruWeightLayout::kZrn;
-  OptionalActivations activations;  // absent: [sigmoid, tanh]
+  DefaultedActivations activations;  // absent: [sigmoid, tanh]
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("hiddenSize", s.hidden_size);
@@ -636,7 +700,7 @@ struct LstmAttrs {
   bool return_sequence = false;
   RecurrentDirection direction = RecurrentDirection::kForward;
   LstmWeightLayout layout = LstmWeightLayout::kIofg;
-  OptionalActivations activations;  // absent: [sigmoid, tanh, tanh]
+  DefaultedActivations activations;  // absent: [sigmoid, tanh, tanh]
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("steps", s.steps);
@@ -662,7 +726,7 @@ struct LstmCellAttrs {
   std::optional<OperandRef> recurrent_bias;
   std::optional<OperandRef> peephole_weight;
   LstmWeightLayout layout = LstmWeightLayout::kIofg;
-  OptionalActivations activations;  // absent: [sigmoid, tanh, tanh]
+  DefaultedActivations activations;  // absent: [sigmoid, tanh, tanh]
   template <class S, class V>
   static void fields(S& s, V&& v) {
     v("hiddenSize", s.hidden_size);

@@ -86,18 +86,24 @@ struct FieldWriter {
     auto list = out.initValues(static_cast<unsigned>(v->size()));
     for (unsigned i = 0; i < list.size(); ++i) list.set(i, (*v)[i]);
   }
-  void operator()(const char* n, const OptionalFloats& v) {
+  void operator()(const char* n, const std::optional<std::vector<float>>& v) {
     auto out = s.init(n).as<wire::OptionalFloats>();
     if (!v) return out.setAbsent();
     auto list = out.initValues(static_cast<unsigned>(v->size()));
     for (unsigned i = 0; i < list.size(); ++i) list.set(i, (*v)[i]);
   }
-  void operator()(const char* n, const OptionalActivations& v) {
+  void operator()(const char* n, const std::optional<std::vector<RecurrentActivation>>& v) {
     auto out = s.init(n).as<capnp::DynamicStruct>();
     if (!v) return out.set("absent", capnp::VOID);
     auto list = out.init("values", static_cast<unsigned>(v->size())).as<capnp::DynamicList>();
     for (unsigned i = 0; i < list.size(); ++i)
       list.set(i, capnp::DynamicEnum(list.getSchema().getEnumElementType(), static_cast<uint16_t>((*v)[i])));
+  }
+  // An option the spec gives a default travels as the caller wrote it; the receiver's builder
+  // resolves it again.
+  template <class T>
+  void operator()(const char* n, const Defaulted<T>& v) {
+    (*this)(n, v.caller_value());
   }
   void operator()(const char* n, const std::optional<OperandRef>& v) {
     auto out = s.init(n).as<wire::OptionalOperand>();
@@ -154,14 +160,14 @@ struct FieldReader {
     else
       malformed(at(n) + ": unknown union member");
   }
-  void operator()(const char* n, OptionalFloats& v) {
+  void operator()(const char* n, std::optional<std::vector<float>>& v) {
     auto in = s.get(n).as<wire::OptionalFloats>();
     if (in.isAbsent()) return v.reset();
     if (!in.isValues()) malformed(at(n) + ": unknown union member");
     v.emplace();
     for (float f : in.getValues()) v->push_back(f);
   }
-  void operator()(const char* n, OptionalActivations& v) {
+  void operator()(const char* n, std::optional<std::vector<RecurrentActivation>>& v) {
     auto in = s.get(n).as<capnp::DynamicStruct>();
     KJ_IF_MAYBE (member, in.which()) {
       if (member->getProto().getName() == "absent") return v.reset();
@@ -171,6 +177,12 @@ struct FieldReader {
       return;
     }
     malformed(at(n) + ": unknown union member");
+  }
+  template <class T>
+  void operator()(const char* n, Defaulted<T>& v) {
+    std::optional<T> given;
+    (*this)(n, given);
+    v = std::move(given);
   }
   void operator()(const char* n, std::optional<OperandRef>& v) {
     auto in = s.get(n).as<wire::OptionalOperand>();

@@ -8,21 +8,18 @@ namespace webnn::ops {
 namespace {
 
 // spec: #api-mlgraphbuilder-conv2d
-OperandDescriptor infer_conv2d(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_conv2d(const Graph& graph, Operation& op) {
   expect_input_count(op, 2);
-  const auto& attrs = std::get<Conv2dAttrs>(op.attrs);
+  auto& attrs = std::get<Conv2dAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const OperandDescriptor& filter = input_desc(graph, op, 1);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
   check_tensor_limit(op.kind, "filter", filter, &input);
 
-  const std::vector<uint32_t> padding = dims_or(attrs.padding, {0, 0, 0, 0});
-  check_option_list(op, "padding", padding, 4, false);
-  const std::vector<uint32_t> strides = dims_or(attrs.strides, {1, 1});
-  check_option_list(op, "strides", strides, 2, true);
-  const std::vector<uint32_t> dilations = dims_or(attrs.dilations, {1, 1});
-  check_option_list(op, "dilations", dilations, 2, true);
+  const std::vector<uint32_t>& padding = resolve_option_list(op, "padding", attrs.padding, {0, 0, 0, 0}, 4, false);
+  const std::vector<uint32_t>& strides = resolve_option_list(op, "strides", attrs.strides, {1, 1}, 2, true);
+  const std::vector<uint32_t>& dilations = resolve_option_list(op, "dilations", attrs.dilations, {1, 1}, 2, true);
   type_error_if(attrs.groups == 0, who + ": groups must not be 0");
 
   const auto [batches, input_channels, input_height, input_width] = image_dims(input.shape, attrs.input_layout);
@@ -63,23 +60,20 @@ OperandDescriptor infer_conv2d(const Graph& graph, const Operation& op) {
 // spec checks only that they equal the filter's input channels). Without it the channels cannot
 // be split into groups at all; the spec's own emulation of groups, webnn-baseline and ONNX
 // require it.
-OperandDescriptor infer_conv_transpose2d(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_conv_transpose2d(const Graph& graph, Operation& op) {
   expect_input_count(op, 2);
-  const auto& attrs = std::get<ConvTranspose2dAttrs>(op.attrs);
+  auto& attrs = std::get<ConvTranspose2dAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const OperandDescriptor& filter = input_desc(graph, op, 1);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
   check_tensor_limit(op.kind, "filter", filter, &input);
 
-  const std::vector<uint32_t> padding = dims_or(attrs.padding, {0, 0, 0, 0});
-  check_option_list(op, "padding", padding, 4, false);
-  const std::vector<uint32_t> strides = dims_or(attrs.strides, {1, 1});
-  check_option_list(op, "strides", strides, 2, true);
-  const std::vector<uint32_t> dilations = dims_or(attrs.dilations, {1, 1});
-  check_option_list(op, "dilations", dilations, 2, true);
-  const std::vector<uint32_t> output_padding = dims_or(attrs.output_padding, {0, 0});
-  check_option_list(op, "outputPadding", output_padding, 2, false);
+  const std::vector<uint32_t>& padding = resolve_option_list(op, "padding", attrs.padding, {0, 0, 0, 0}, 4, false);
+  const std::vector<uint32_t>& strides = resolve_option_list(op, "strides", attrs.strides, {1, 1}, 2, true);
+  const std::vector<uint32_t>& dilations = resolve_option_list(op, "dilations", attrs.dilations, {1, 1}, 2, true);
+  const std::vector<uint32_t>& output_padding =
+      resolve_option_list(op, "outputPadding", attrs.output_padding, {0, 0}, 2, false);
   if (attrs.output_sizes) {
     check_option_list(op, "outputSizes", *attrs.output_sizes, 2, false);
   } else {
@@ -145,7 +139,7 @@ OperandDescriptor infer_conv_transpose2d(const Graph& graph, const Operation& op
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_conv(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_conv(const Graph& graph, Operation& op) {
   if (op.kind == OpKind::kConv2d) return {infer_conv2d(graph, op)};
   if (op.kind == OpKind::kConvTranspose2d) return {infer_conv_transpose2d(graph, op)};
   throw_error(ErrorKind::kNotSupportedError, op_prefix(op) + ": not a convolution operator");

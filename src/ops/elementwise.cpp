@@ -92,7 +92,7 @@ OperandDescriptor infer_cast(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, Operation& op) {
   switch (shape_rule(op.kind)) {
     case ShapeRule::kBinary:
       return {infer_binary(graph, op)};

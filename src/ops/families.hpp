@@ -8,17 +8,17 @@
 
 namespace webnn::ops {
 
-std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_conv(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_pool(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_matmul(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_normalization(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_reduction(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_logical(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_resample(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_gather(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_recurrent(const Graph& graph, const Operation& op);
-std::vector<OperandDescriptor> infer_quantization(const Graph& graph, const Operation& op);
+std::vector<OperandDescriptor> infer_elementwise(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_conv(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_pool(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_matmul(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_normalization(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_reduction(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_shape(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_logical(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_resample(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_gather(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_recurrent(const Graph& graph, Operation& op);
+std::vector<OperandDescriptor> infer_quantization(const Graph& graph, Operation& op);
 
 }  // namespace webnn::ops

@@ -119,7 +119,7 @@ OperandDescriptor infer_scatter_nd(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_gather(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_gather(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kGather:
       return {infer_gather_op(graph, op)};

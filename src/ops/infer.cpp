@@ -3,7 +3,7 @@
 
 namespace webnn::ops {
 
-std::vector<OperandDescriptor> infer(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer(const Graph& graph, Operation& op) {
   switch (op.kind) {
 #define WEBNN_OP(Enum, name, Attrs, family, ...) \
   case OpKind::k##Enum:                          \

@@ -50,7 +50,7 @@ OperandDescriptor infer_where(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_logical(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_logical(const Graph& graph, Operation& op) {
   switch (shape_rule(op.kind)) {
     case ShapeRule::kBinary:
       return {infer_logical_op(graph, op, /*binary=*/true)};

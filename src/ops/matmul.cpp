@@ -63,7 +63,7 @@ OperandDescriptor infer_gemm(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_matmul(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_matmul(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kMatmul:
       return {infer_matmul_op(graph, op)};

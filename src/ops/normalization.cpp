@@ -49,19 +49,14 @@ OperandDescriptor infer_instance_normalization(const Graph& graph, const Operati
 }
 
 // spec: #api-mlgraphbuilder-layernorm. epsilon is cast to the input's data type by the kernels.
-OperandDescriptor infer_layer_normalization(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_layer_normalization(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
+  auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
-  std::vector<uint32_t> axes;
-  if (attrs.axes) {
-    axes = *attrs.axes;
-    check_axes(who + ": axes", axes, input.rank());
-  } else {
-    for (uint32_t i = 1; i < input.rank(); ++i) axes.push_back(i);
-  }
+  const std::vector<uint32_t>& axes =
+      resolve_axes(who + ": axes", attrs.axes, axes_from(1, input.rank()), input.rank());
   auto check_param = [&](const std::optional<OperandRef>& ref, const char* name) {
     if (!ref) return;
     const OperandDescriptor& param = graph.desc(ref->id);
@@ -92,7 +87,7 @@ OperandDescriptor infer_softmax(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_normalization(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_normalization(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kBatchNormalization:
       return {infer_batch_normalization(graph, op)};

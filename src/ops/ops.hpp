@@ -10,10 +10,13 @@
 namespace webnn::ops {
 
 // Validates `op` (kind, positional inputs and attributes filled in; outputs empty) against the
-// spec and returns the descriptors of its outputs in order. `graph` holds every operand `op` may
-// refer to. Throws webnn::Error (TypeError, as the spec says, unless it names another kind) with
-// a message that names the op and the rule: "conv2d: input must be a 4-D tensor, got rank 3".
-std::vector<OperandDescriptor> infer(const Graph& graph, const Operation& op);
+// spec, resolves its attributes — every Defaulted option the caller left out gets the spec's
+// default, so that backends, converters and the tolerance rules read the values the operation
+// uses — and returns the descriptors of its outputs in order. `graph` holds every operand `op`
+// may refer to. Throws webnn::Error (TypeError, as the spec says, unless it names another kind)
+// with a message that names the op and the rule: "conv2d: input must be a 4-D tensor, got rank
+// 3"; `op` may then be partly resolved (the caller drops it).
+std::vector<OperandDescriptor> infer(const Graph& graph, Operation& op);
 
 // One row of the spec's "tensor limits" table of an op (src/ops/tensor_limits.inc, generated from
 // the spec by scripts/gen_tensor_limits.py).

@@ -16,23 +16,20 @@ namespace {
 // stride 2): "if outputSizes exists ... set padding to [0, 0, 0, 0]" (padding stays as given) and
 // "if its items are not smaller than ... strides, throw" (outputSizes is checked against the
 // floor/ceil output sizes only).
-OperandDescriptor infer_pool2d(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_pool2d(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<Pool2dAttrs>(op.attrs);
+  auto& attrs = std::get<Pool2dAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
 
   const auto [batches, channels, input_height, input_width] = image_dims(input.shape, attrs.layout);
-  const std::vector<uint32_t> window = dims_or(attrs.window_dimensions, {input_height, input_width});
-  check_option_list(op, "windowDimensions", window, 2, true);
-  const std::vector<uint32_t> padding = dims_or(attrs.padding, {0, 0, 0, 0});
-  check_option_list(op, "padding", padding, 4, false);
-  const std::vector<uint32_t> strides = dims_or(attrs.strides, {1, 1});
-  check_option_list(op, "strides", strides, 2, true);
+  const std::vector<uint32_t>& window =
+      resolve_option_list(op, "windowDimensions", attrs.window_dimensions, {input_height, input_width}, 2, true);
+  const std::vector<uint32_t>& padding = resolve_option_list(op, "padding", attrs.padding, {0, 0, 0, 0}, 4, false);
+  const std::vector<uint32_t>& strides = resolve_option_list(op, "strides", attrs.strides, {1, 1}, 2, true);
   if (attrs.output_sizes) check_option_list(op, "outputSizes", *attrs.output_sizes, 2, false);
-  const std::vector<uint32_t> dilations = dims_or(attrs.dilations, {1, 1});
-  check_option_list(op, "dilations", dilations, 2, true);
+  const std::vector<uint32_t>& dilations = resolve_option_list(op, "dilations", attrs.dilations, {1, 1}, 2, true);
 
   const ConvOutputSize height =
       conv_output_size(input_height, window[0], padding[0], padding[1], strides[0], dilations[0]);
@@ -64,7 +61,7 @@ OperandDescriptor infer_pool2d(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_pool(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_pool(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kAveragePool2d:
     case OpKind::kL2Pool2d:

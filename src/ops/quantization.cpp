@@ -57,7 +57,7 @@ OperandDescriptor infer_dequantize_linear(const Graph& graph, const Operation& o
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_quantization(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_quantization(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kQuantizeLinear:
       return {infer_quantize_linear(graph, op)};

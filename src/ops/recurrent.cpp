@@ -56,8 +56,12 @@ void check_hidden_size(const std::string& who, uint32_t hidden_size, uint32_t ga
                     ") must be a valid dimension (at most " + std::to_string(kMaxDimension) + ")");
 }
 
-void check_activations(const std::string& who, const OptionalActivations& activations, size_t count) {
-  if (!activations) return;
+// The defaults: gru's and gruCell's [sigmoid, tanh] (count 2), lstm's and lstmCell's
+// [sigmoid, tanh, tanh] (count 3).
+void resolve_activations(const std::string& who, DefaultedActivations& activations, size_t count) {
+  std::vector<RecurrentActivation> fallback = {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh};
+  if (count == 3) fallback.push_back(RecurrentActivation::kTanh);
+  activations.resolve(std::move(fallback));
   type_error_if(activations->size() != count, who + ": activations must list " + std::to_string(count) +
                                                   " functions, got " + std::to_string(activations->size()));
 }
@@ -74,9 +78,9 @@ void check_steps(const std::string& who, uint32_t steps, const OperandDescriptor
 uint64_t num_directions(RecurrentDirection direction) { return direction == RecurrentDirection::kBoth ? 2 : 1; }
 
 // spec: #api-mlgraphbuilder-gru
-std::vector<OperandDescriptor> infer_gru(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_gru(const Graph& graph, Operation& op) {
   expect_input_count(op, 3);
-  const auto& a = std::get<GruAttrs>(op.attrs);
+  auto& a = std::get<GruAttrs>(op.attrs);
   const std::string who = op_prefix(op);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
@@ -91,7 +95,7 @@ std::vector<OperandDescriptor> infer_gru(const Graph& graph, const Operation& op
   check_option(graph, op, who, "bias", a.bias, input, {dirs, 3 * hidden});
   check_option(graph, op, who, "recurrentBias", a.recurrent_bias, input, {dirs, 3 * hidden});
   check_option(graph, op, who, "initialHiddenState", a.initial_hidden_state, input, {dirs, batch, hidden});
-  check_activations(who, a.activations, 2);
+  resolve_activations(who, a.activations, 2);
   const Shape state{uint32_t(dirs), uint32_t(batch), a.hidden_size};
   std::vector<OperandDescriptor> outs{{input.data_type, state}};
   if (a.return_sequence) outs.push_back({input.data_type, {a.steps, uint32_t(dirs), uint32_t(batch), a.hidden_size}});
@@ -99,9 +103,9 @@ std::vector<OperandDescriptor> infer_gru(const Graph& graph, const Operation& op
 }
 
 // spec: #api-mlgraphbuilder-grucell
-std::vector<OperandDescriptor> infer_gru_cell(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_gru_cell(const Graph& graph, Operation& op) {
   expect_input_count(op, 4);
-  const auto& a = std::get<GruCellAttrs>(op.attrs);
+  auto& a = std::get<GruCellAttrs>(op.attrs);
   const std::string who = op_prefix(op);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
@@ -115,14 +119,14 @@ std::vector<OperandDescriptor> infer_gru_cell(const Graph& graph, const Operatio
   check_shape(who, "hiddenState", input_desc(graph, op, 3), {batch, hidden});
   check_option(graph, op, who, "bias", a.bias, input, {3 * hidden});
   check_option(graph, op, who, "recurrentBias", a.recurrent_bias, input, {3 * hidden});
-  check_activations(who, a.activations, 2);
+  resolve_activations(who, a.activations, 2);
   return {{input.data_type, {uint32_t(batch), a.hidden_size}}};
 }
 
 // spec: #api-mlgraphbuilder-lstm
-std::vector<OperandDescriptor> infer_lstm(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_lstm(const Graph& graph, Operation& op) {
   expect_input_count(op, 3);
-  const auto& a = std::get<LstmAttrs>(op.attrs);
+  auto& a = std::get<LstmAttrs>(op.attrs);
   const std::string who = op_prefix(op);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
@@ -139,7 +143,7 @@ std::vector<OperandDescriptor> infer_lstm(const Graph& graph, const Operation& o
   check_option(graph, op, who, "peepholeWeight", a.peephole_weight, input, {dirs, 3 * hidden});
   check_option(graph, op, who, "initialHiddenState", a.initial_hidden_state, input, {dirs, batch, hidden});
   check_option(graph, op, who, "initialCellState", a.initial_cell_state, input, {dirs, batch, hidden});
-  check_activations(who, a.activations, 3);
+  resolve_activations(who, a.activations, 3);
   const OperandDescriptor state{input.data_type, {uint32_t(dirs), uint32_t(batch), a.hidden_size}};
   std::vector<OperandDescriptor> outs{state, state};
   if (a.return_sequence) outs.push_back({input.data_type, {a.steps, uint32_t(dirs), uint32_t(batch), a.hidden_size}});
@@ -147,9 +151,9 @@ std::vector<OperandDescriptor> infer_lstm(const Graph& graph, const Operation& o
 }
 
 // spec: #api-mlgraphbuilder-lstmcell
-std::vector<OperandDescriptor> infer_lstm_cell(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_lstm_cell(const Graph& graph, Operation& op) {
   expect_input_count(op, 5);
-  const auto& a = std::get<LstmCellAttrs>(op.attrs);
+  auto& a = std::get<LstmCellAttrs>(op.attrs);
   const std::string who = op_prefix(op);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
@@ -166,14 +170,14 @@ std::vector<OperandDescriptor> infer_lstm_cell(const Graph& graph, const Operati
   check_option(graph, op, who, "bias", a.bias, input, {4 * hidden});
   check_option(graph, op, who, "recurrentBias", a.recurrent_bias, input, {4 * hidden});
   check_option(graph, op, who, "peepholeWeight", a.peephole_weight, input, {3 * hidden});
-  check_activations(who, a.activations, 3);
+  resolve_activations(who, a.activations, 3);
   const OperandDescriptor state{input.data_type, {uint32_t(batch), a.hidden_size}};
   return {state, state};
 }
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_recurrent(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_recurrent(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kGru:
       return infer_gru(graph, op);

@@ -13,15 +13,10 @@ namespace webnn::ops {
 namespace {
 
 // spec: #mlgraphbuilder-calculate-reduction-output-sizes
-Shape reduction_output_shape(const std::string& who, const Shape& input, const OptionalDims& axes_option,
+Shape reduction_output_shape(const std::string& who, const Shape& input, DefaultedDims& axes_option,
                              bool keep_dimensions) {
-  std::vector<uint32_t> axes;
-  if (axes_option) {
-    axes = *axes_option;
-    check_axes(who + ": axes", axes, input.size());
-  } else {
-    for (uint32_t i = 0; i < input.size(); ++i) axes.push_back(i);
-  }
+  const std::vector<uint32_t>& axes =
+      resolve_axes(who + ": axes", axes_option, axes_from(0, input.size()), input.size());
   Shape out;
   for (uint32_t i = 0; i < input.size(); ++i) {
     const bool reduced = std::find(axes.begin(), axes.end(), i) != axes.end();
@@ -36,9 +31,9 @@ Shape reduction_output_shape(const std::string& who, const Shape& input, const O
 // spec: #mlgraphbuilder-create-reduction-operation. The per-op allowedDataTypes lists of the
 // spec's method steps are the input rows of the tensor-limits tables (reduceMax/reduceMin pass
 // none: any type). A scalar input is valid with absent or empty axes and gives a scalar.
-OperandDescriptor infer_reduce(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_reduce(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<ReduceAttrs>(op.attrs);
+  auto& attrs = std::get<ReduceAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
   return {input.data_type, reduction_output_shape(op_prefix(op), input.shape, attrs.axes, attrs.keep_dimensions)};
@@ -73,7 +68,7 @@ OperandDescriptor infer_arg_min_max(const Graph& graph, const Operation& op) {
                 who + ": input dimension " + std::to_string(input.shape[attrs.axis]) + " of axis " +
                     std::to_string(attrs.axis) + " does not fit outputDataType " +
                     std::string(to_string(attrs.output_data_type)));
-  const OptionalDims axes = std::vector<uint32_t>{attrs.axis};
+  DefaultedDims axes = std::vector<uint32_t>{attrs.axis};
   return {attrs.output_data_type, reduction_output_shape(who, input.shape, axes, attrs.keep_dimensions)};
 }
 
@@ -90,7 +85,7 @@ OperandDescriptor infer_cumulative_sum(const Graph& graph, const Operation& op) 
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_reduction(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_reduction(const Graph& graph, Operation& op) {
   if (shape_rule(op.kind) == ShapeRule::kReduce) return {infer_reduce(graph, op)};
   switch (op.kind) {
     case OpKind::kArgMax:

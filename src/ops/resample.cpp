@@ -27,26 +27,24 @@ std::string floats_to_string(const std::vector<float>& values) {
 //
 // The spec's steps are followed as written: scales are validated even when sizes is given (and
 // then ignored), and any two distinct axes of the 4-D input are accepted.
-OperandDescriptor infer_resample2d(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_resample2d(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<Resample2dAttrs>(op.attrs);
+  auto& attrs = std::get<Resample2dAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
 
-  const std::vector<float> scales = attrs.scales.value_or(std::vector<float>{1.0f, 1.0f});
-  if (attrs.scales) {
-    type_error_if(scales.size() != 2, who + ": scales must have 2 values, got " + std::to_string(scales.size()));
-    for (float s : scales)
-      if (s <= 0)  // NaN passes here, as in the spec, and fails the output size check below
-        throw_error(ErrorKind::kTypeError, who + ": scales " + floats_to_string(scales) + " must be greater than 0");
-  }
+  attrs.scales.resolve({1.0f, 1.0f});
+  const std::vector<float>& scales = *attrs.scales;
+  type_error_if(scales.size() != 2, who + ": scales must have 2 values, got " + std::to_string(scales.size()));
+  for (float s : scales)
+    if (s <= 0)  // NaN passes here, as in the spec, and fails the output size check below
+      throw_error(ErrorKind::kTypeError, who + ": scales " + floats_to_string(scales) + " must be greater than 0");
   if (attrs.sizes) check_option_list(op, "sizes", *attrs.sizes, 2, true);
-  const std::vector<uint32_t> axes = dims_or(attrs.axes, {2, 3});
-  if (attrs.axes) {
-    type_error_if(axes.size() != 2, who + ": axes must have 2 values, got " + std::to_string(axes.size()));
-    check_axes(who + ": axes", axes, input.rank());
-  }
+  attrs.axes.resolve({2, 3});
+  const std::vector<uint32_t>& axes = *attrs.axes;
+  type_error_if(axes.size() != 2, who + ": axes must have 2 values, got " + std::to_string(axes.size()));
+  check_axes(who + ": axes", axes, input.rank());
 
   Shape out = input.shape;
   for (size_t i = 0; i < 2; ++i) {
@@ -67,7 +65,7 @@ OperandDescriptor infer_resample2d(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_resample(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_resample(const Graph& graph, Operation& op) {
   if (op.kind == OpKind::kResample2d) return {infer_resample2d(graph, op)};
   throw_error(ErrorKind::kNotSupportedError, op_prefix(op) + ": not a resampling operator");
 }

@@ -1,5 +1,6 @@
 // Shape and data movement operators: reshape, transpose, concat, split, slice, expand, pad, reverse,
 // tile, triangular.
+#include <algorithm>
 #include <optional>
 
 #include "ops/families.hpp"
@@ -40,22 +41,20 @@ OperandDescriptor infer_reshape(const Graph& graph, const Operation& op) {
 
 // spec: #api-mlgraphbuilder-transpose. The spec's steps copy the input's descriptor; the output
 // shape is the input's permuted (output[i] = input[permutation[i]]), as the operation defines it.
-OperandDescriptor infer_transpose(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_transpose(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<TransposeAttrs>(op.attrs);
+  auto& attrs = std::get<TransposeAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
   const size_t rank = input.rank();
-  std::vector<uint32_t> permutation;
-  if (attrs.permutation) {
-    permutation = *attrs.permutation;
-    type_error_if(permutation.size() != rank, who + ": permutation " + list_to_string(permutation) + " must have " +
-                                                  std::to_string(rank) + " values (the input rank)");
-    check_axes(who + ": permutation", permutation, rank);
-  } else {
-    for (size_t i = rank; i-- > 0;) permutation.push_back(static_cast<uint32_t>(i));
-  }
+  std::vector<uint32_t> reversed = axes_from(0, rank);
+  std::reverse(reversed.begin(), reversed.end());
+  attrs.permutation.resolve(std::move(reversed));
+  const std::vector<uint32_t>& permutation = *attrs.permutation;
+  type_error_if(permutation.size() != rank, who + ": permutation " + list_to_string(permutation) + " must have " +
+                                                std::to_string(rank) + " values (the input rank)");
+  check_axes(who + ": permutation", permutation, rank);
   OperandDescriptor out{input.data_type, {}};
   for (uint32_t axis : permutation) out.shape.push_back(input.shape[axis]);
   return out;
@@ -139,9 +138,9 @@ std::vector<OperandDescriptor> infer_split(const Graph& graph, const Operation& 
 }
 
 // spec: #api-mlgraphbuilder-slice
-OperandDescriptor infer_slice(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_slice(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<SliceAttrs>(op.attrs);
+  auto& attrs = std::get<SliceAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   const std::string who = op_prefix(op);
   check_tensor_limit(op.kind, "input", input);
@@ -152,15 +151,15 @@ OperandDescriptor infer_slice(const Graph& graph, const Operation& op) {
   type_error_if(attrs.starts.size() != rank || attrs.sizes.size() != rank,
                 who + ": starts " + list_to_string(attrs.starts) + " and sizes " + list_to_string(attrs.sizes) +
                     " must both have " + std::to_string(rank) + " values (the input rank)");
-  if (attrs.strides)
-    type_error_if(attrs.strides->size() != rank, who + ": strides " + list_to_string(*attrs.strides) + " must have " +
-                                                     std::to_string(rank) + " values (the input rank)");
+  attrs.strides.resolve(std::vector<uint32_t>(rank, 1));
+  type_error_if(attrs.strides->size() != rank, who + ": strides " + list_to_string(*attrs.strides) + " must have " +
+                                                   std::to_string(rank) + " values (the input rank)");
   OperandDescriptor out{input.data_type, {}};
   for (size_t i = 0; i < rank; ++i) {
     const uint64_t input_size = input.shape[i];
     const uint64_t start = attrs.starts[i];
     const uint64_t slice_size = attrs.sizes[i];
-    const uint64_t stride = attrs.strides ? (*attrs.strides)[i] : 1;
+    const uint64_t stride = (*attrs.strides)[i];
     if (stride < 1)
       throw_error(ErrorKind::kTypeError, who + ": strides " + list_to_string(*attrs.strides) + " must not contain 0");
     if (start > input_size)
@@ -230,12 +229,12 @@ OperandDescriptor infer_pad(const Graph& graph, const Operation& op) {
 
 // spec: #api-mlgraphbuilder-reverse-method. The spec says "return failure" for bad axes; a
 // builder method reports failure as a TypeError.
-OperandDescriptor infer_reverse(const Graph& graph, const Operation& op) {
+OperandDescriptor infer_reverse(const Graph& graph, Operation& op) {
   expect_input_count(op, 1);
-  const auto& attrs = std::get<ReverseAttrs>(op.attrs);
+  auto& attrs = std::get<ReverseAttrs>(op.attrs);
   const OperandDescriptor& input = input_desc(graph, op, 0);
   check_tensor_limit(op.kind, "input", input);
-  if (attrs.axes) check_axes(op_prefix(op) + ": axes", *attrs.axes, input.rank());
+  resolve_axes(op_prefix(op) + ": axes", attrs.axes, axes_from(0, input.rank()), input.rank());
   return input;
 }
 
@@ -268,7 +267,7 @@ OperandDescriptor infer_triangular(const Graph& graph, const Operation& op) {
 
 }  // namespace
 
-std::vector<OperandDescriptor> infer_shape(const Graph& graph, const Operation& op) {
+std::vector<OperandDescriptor> infer_shape(const Graph& graph, Operation& op) {
   switch (op.kind) {
     case OpKind::kReshape:
       return {infer_reshape(graph, op)};

@@ -111,8 +111,24 @@ void check_finite_option(const Operation& op, const char* name, double value) {
                 op_prefix(op) + ": " + name + " must be a finite number, got " + Number(value).to_string());
 }
 
-std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback) {
-  return dims ? *dims : fallback;
+const std::vector<uint32_t>& resolve_option_list(const Operation& op, const char* name, DefaultedDims& option,
+                                                 std::vector<uint32_t> fallback, size_t size, bool nonzero) {
+  option.resolve(std::move(fallback));
+  check_option_list(op, name, *option, size, nonzero);
+  return *option;
+}
+
+const std::vector<uint32_t>& resolve_axes(const std::string& what, DefaultedDims& option,
+                                          std::vector<uint32_t> fallback, size_t rank) {
+  option.resolve(std::move(fallback));
+  check_axes(what, *option, rank);
+  return *option;
+}
+
+std::vector<uint32_t> axes_from(uint32_t begin, size_t end) {
+  std::vector<uint32_t> axes;
+  for (uint32_t i = begin; i < end; ++i) axes.push_back(i);
+  return axes;
 }
 
 std::string list_to_string(const std::vector<uint32_t>& values) { return shape_to_string(values); }

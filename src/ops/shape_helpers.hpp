@@ -60,8 +60,18 @@ void check_option_list(const Operation& op, const char* name, const std::vector<
 // WebIDL restricted doubles, which reject NaN and +-Infinity ("elu: alpha must be a finite number").
 void check_finite_option(const Operation& op, const char* name, double value);
 
-// An OptionalDims with the spec's default filled in when absent.
-std::vector<uint32_t> dims_or(const OptionalDims& dims, const std::vector<uint32_t>& fallback);
+// Resolves the list option `name` (a member of op.attrs) to the spec's default `fallback` when
+// the caller left it out, checks it as check_option_list does and returns the value the operation
+// uses.
+const std::vector<uint32_t>& resolve_option_list(const Operation& op, const char* name, DefaultedDims& option,
+                                                 std::vector<uint32_t> fallback, size_t size, bool nonzero);
+
+// The same for an axes option: resolves it to `fallback`, checks it as check_axes does.
+const std::vector<uint32_t>& resolve_axes(const std::string& what, DefaultedDims& option,
+                                          std::vector<uint32_t> fallback, size_t rank);
+// [begin, begin + 1, ..., end - 1]: the default axes of the ops whose default is "every axis"
+// (from 0) or "every axis after the first" (from 1).
+std::vector<uint32_t> axes_from(uint32_t begin, size_t end);
 
 // "[1, 2, 3]" for a list of unsigned values (axes, strides, ...).
 std::string list_to_string(const std::vector<uint32_t>& values);

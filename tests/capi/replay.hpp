@@ -25,6 +25,18 @@ template <class T>
 size_t count(const std::optional<std::vector<T>>& v) {
   return v ? v->size() : 0;
 }
+// An option with a spec default: what the caller gave (NULL when it left it to the default).
+template <class T>
+const T* ptr(const webnn::Defaulted<std::vector<T>>& v) {
+  static const T present_but_empty{};
+  const std::vector<T>* given = v.if_given();
+  if (!given) return nullptr;
+  return given->empty() ? &present_but_empty : given->data();
+}
+template <class T>
+size_t count(const webnn::Defaulted<std::vector<T>>& v) {
+  return v.given() ? v->size() : 0;
+}
 inline const uint32_t* ptr(const std::vector<uint32_t>& v) { return v.empty() ? nullptr : v.data(); }
 
 inline WebnnNumber to_c(const webnn::Number& n) {
@@ -52,6 +64,10 @@ std::optional<std::vector<CEnum>> enum_list(const std::optional<std::vector<E>>&
   std::vector<CEnum> out;
   for (E e : *v) out.push_back(static_cast<CEnum>(e));
   return out;
+}
+template <class CEnum, class E>
+std::optional<std::vector<CEnum>> enum_list(const webnn::Defaulted<std::vector<E>>& v) {
+  return enum_list<CEnum>(v.caller_value());
 }
 
 #include "capi/replay.gen.inc"

@@ -38,7 +38,7 @@ TEST_F(ApiRecurrentQuantTest, GruReturnsTheSequenceOnlyWhenAsked) {
   const auto& attrs = std::get<GruAttrs>(b_.ir_builder().graph().operations.back().attrs);
   EXPECT_EQ(attrs.direction, RecurrentDirection::kBoth);
   EXPECT_EQ(attrs.layout, GruWeightLayout::kRzn);
-  EXPECT_EQ(attrs.activations, (OptionalActivations{{RecurrentActivation::kRelu, RecurrentActivation::kTanh}}));
+  EXPECT_EQ(attrs.activations, (DefaultedActivations{{RecurrentActivation::kRelu, RecurrentActivation::kTanh}}));
   EXPECT_FALSE(attrs.reset_after);
   EXPECT_EQ(b_.gru(x, f32("w1", {1, 15, 4}), f32("r1", {1, 15, 5}), 3, 5).size(), 1u);
   EXPECT_EQ(b_.gru_cell(f32("xc", {2, 4}), f32("wc", {15, 4}), f32("rc", {15, 5}), f32("h", {2, 5}), 5).shape(),

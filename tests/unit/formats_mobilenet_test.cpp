@@ -47,7 +47,8 @@ TEST_F(MobileNet, AttributesAndWeightsAreReadExactly) {
   const auto& attrs = std::get<Conv2dAttrs>(conv0.attrs);
   EXPECT_EQ(attrs.padding, (std::vector<uint32_t>{1, 1, 1, 1}));
   EXPECT_EQ(attrs.strides, (std::vector<uint32_t>{2, 2}));
-  EXPECT_FALSE(attrs.dilations.has_value());
+  EXPECT_FALSE(attrs.dilations.given());
+  EXPECT_EQ(*attrs.dilations, (std::vector<uint32_t>{1, 1}));  // resolved
   EXPECT_EQ(attrs.groups, 1u);
   ASSERT_TRUE(attrs.bias.has_value());
   EXPECT_EQ(g->operands[attrs.bias->id].name, "b0");

@@ -20,6 +20,7 @@
 #include "formats/onnx/op_map.hpp"
 #include "formats_test_util.hpp"
 #include "ops/number_cast.hpp"
+#include "ops/ops.hpp"
 
 namespace webnn::formats {
 namespace {
@@ -31,6 +32,9 @@ using testing::TempDir;
 
 struct RawGraph {
   std::shared_ptr<Graph> g = std::make_shared<Graph>();
+  // Operations are validated, which resolves the options they leave to the spec's defaults; a
+  // test of what validation refuses turns it off and gives every option.
+  bool validate = true;
 
   OperandId add(OperandDescriptor desc, OperandKind kind, std::string name = {}) {
     g->operands.push_back(Operand{std::move(desc), kind, std::move(name), 0});
@@ -62,6 +66,7 @@ struct RawGraph {
     o.inputs = std::move(inputs);
     o.attrs = std::move(attrs);
     o.label = std::move(label);
+    if (validate) ops::infer(*g, o);  // resolves the options left to their defaults
     for (OperandDescriptor& d : outs) o.outputs.push_back(add(std::move(d), OperandKind::kIntermediate));
     g->operations.push_back(std::move(o));
     return g->operations.back().outputs;
@@ -911,7 +916,11 @@ TEST(FormatsOnnx, UnexportableGraphsRaiseNotSupportedErrorNamingTheOp) {
   // An output size below what the padding allows cannot be an ONNX output_padding (validation
   // rejects it too; the exporter does not rely on that).
   RawGraph r;
+  r.validate = false;  // so every option is given
   ConvTranspose2dAttrs a;
+  a.padding = std::vector<uint32_t>{0, 0, 0, 0};
+  a.strides = a.dilations = std::vector<uint32_t>{1, 1};
+  a.output_padding = std::vector<uint32_t>{0, 0};
   a.output_sizes = std::vector<uint32_t>{2, 2};
   OperandId x = r.input("x", f32, {1, 1, 4, 4}), w = r.input("w", f32, {1, 1, 3, 3});
   r.output("y", r.op(OpKind::kConvTranspose2d, {x, w}, a, {{f32, {1, 1, 2, 2}}}, "up")[0]);

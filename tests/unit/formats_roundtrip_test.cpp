@@ -406,6 +406,36 @@ TEST(FormatsRoundTrip, NumbersAreWrittenExactly) {
   }
 }
 
+// Validation resolves the options left to the spec's defaults (padding, strides, axes, ...), but
+// the files write back only what the graph's author gave.
+TEST(FormatsRoundTrip, ResolvedDefaultsAreNotWrittenBack) {
+  const std::string text =
+      "webnn_graph \"g\" v2 {\n"
+      "  inputs { x: f32[1, 2, 5, 5]; w: f32[2, 2, 3, 3]; }\n"
+      "  nodes {\n"
+      "    y = conv2d(x, w, strides=[1, 1]);\n"
+      "    z = reduceSum(y);\n"
+      "    t = transpose(y);\n"
+      "  }\n"
+      "  outputs { z; t; }\n"
+      "}\n";
+  auto g = parse_graph_text(text, no_weights(), "g.webnn");
+  const auto& conv = std::get<Conv2dAttrs>(g->operations.at(0).attrs);
+  EXPECT_EQ(*conv.padding, (std::vector<uint32_t>{0, 0, 0, 0}));
+  EXPECT_FALSE(conv.padding.given());
+  EXPECT_TRUE(conv.strides.given());
+  EXPECT_EQ(*std::get<ReduceAttrs>(g->operations.at(1).attrs).axes, (std::vector<uint32_t>{0, 1, 2, 3}));
+  const std::string back = to_text(*g);
+  EXPECT_NE(back.find("conv2d(x, w, strides=[1, 1])"), std::string::npos) << back;
+  EXPECT_NE(back.find("reduceSum(y)"), std::string::npos) << back;
+  EXPECT_NE(back.find("transpose(y)"), std::string::npos) << back;
+  const std::string json = to_json(*g);
+  EXPECT_EQ(json.find("padding"), std::string::npos) << json;
+  EXPECT_EQ(json.find("axes"), std::string::npos) << json;
+  EXPECT_EQ(json.find("permutation"), std::string::npos) << json;
+  EXPECT_NE(json.find("strides"), std::string::npos) << json;
+}
+
 TEST(FormatsRoundTrip, TextSpellsOptionsByKind) {
   auto g = all_ops_graph();
   std::string text = to_text(*g);

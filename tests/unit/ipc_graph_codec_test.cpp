@@ -76,6 +76,37 @@ TEST(IpcGraphCodec, SmallGraphRoundTrips) {
   EXPECT_EQ(back->operations[0].label, "the conv");
 }
 
+// Options left to the spec's defaults cross the wire as absent and are resolved again by the
+// receiver's validation; given ones stay given.
+TEST(IpcGraphCodec, ResolvedDefaultsTravelAsAbsent) {
+  auto g = small_graph();
+  auto back = parse_graph_message(serialize_graph(*g), kMax);
+  ASSERT_EQ(back->operations.size(), g->operations.size());
+  for (size_t i = 0; i < g->operations.size(); ++i) {
+    std::visit(
+        [&](const auto& sent) {
+          using A = std::decay_t<decltype(sent)>;
+          const A& received = std::get<A>(back->operations[i].attrs);
+          std::vector<std::pair<bool, std::string>> sent_given, received_given;
+          auto collect = [](std::vector<std::pair<bool, std::string>>& out) {
+            return [&out](std::string_view name, const auto& field) {
+              using F = std::decay_t<decltype(field)>;
+              if constexpr (kIsDefaulted<F>) out.emplace_back(field.given(), std::string(name));
+            };
+          };
+          A::fields(sent, collect(sent_given));
+          A::fields(received, collect(received_given));
+          EXPECT_EQ(received_given, sent_given) << describe(g->operations[i]);
+          EXPECT_TRUE(received == sent) << describe(g->operations[i]);
+        },
+        g->operations[i].attrs);
+  }
+  const auto& conv = std::get<Conv2dAttrs>(back->operations.at(0).attrs);
+  EXPECT_TRUE(conv.padding.given());
+  EXPECT_FALSE(conv.strides.given());
+  EXPECT_EQ(*conv.strides, (std::vector<uint32_t>{1, 1}));
+}
+
 // Every graph of the WPT sets crosses the wire unchanged (its JSON form, which spells every
 // option, constant byte and name, is identical), and the decoded graph computes the WPT's
 // expected outputs on the reference backend.

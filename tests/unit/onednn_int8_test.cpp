@@ -477,7 +477,7 @@ TEST_F(Int8Test, MobileNetBlockInQdqForm) {
   auto conv_q = [&](OperandId in, float in_scale, uint8_t in_zp, uint32_t cin, uint32_t cout, Conv2dAttrs a, bool clamp,
                     float out_scale, uint8_t out_zp) {
     const uint32_t per_group = cin / a.groups;
-    const uint32_t k = a.padding && (*a.padding)[0] == 1 ? 3 : 1;
+    const uint32_t k = a.padding.given() && (*a.padding)[0] == 1 ? 3 : 1;
     a.bias = OperandRef{constant({cout}, kF32, -0.2, 0.2)};
     OperandId y =
         op(OpKind::kConv2d, {dq_tensor(in, in_scale, in_zp), weights({cout, per_group, k, k}, {cout, 1, 1, 1})}, a);

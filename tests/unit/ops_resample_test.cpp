@@ -8,7 +8,7 @@
 namespace webnn::testing {
 namespace {
 
-Resample2dAttrs resample(OptionalFloats scales, OptionalDims sizes = {}, OptionalDims axes = {},
+Resample2dAttrs resample(DefaultedFloats scales, OptionalDims sizes = {}, OptionalDims axes = {},
                          InterpolationMode mode = InterpolationMode::kNearestNeighbor) {
   return Resample2dAttrs{mode, std::move(scales), std::move(sizes), std::move(axes)};
 }

@@ -1,5 +1,6 @@
-// Test helpers for the reference backend: build a webnn::Graph by hand (no GraphBuilder, no
-// shape inference), feed it, run it with find_backend("reference").
+// Test helpers for the reference backend: build a webnn::Graph by hand (no GraphBuilder; each
+// operation is validated, which resolves its options, but its outputs are the descriptors the
+// test gives), feed it, run it with find_backend("reference").
 #pragma once
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include "backends/backend.hpp"
 #include "core/float16.hpp"
 #include "graph/graph.hpp"
+#include "ops/ops.hpp"
 
 namespace webnn::test {
 
@@ -73,6 +75,8 @@ class GraphMaker {
     operation.kind = kind;
     operation.attrs = std::move(attrs);
     operation.inputs = std::move(inputs);
+    // Validation resolves the options left to their defaults, which the kernels read.
+    if (validate_) ops::infer(graph_, operation);
     for (const OperandDescriptor& d : outs) operation.outputs.push_back(add_operand(d, OperandKind::kIntermediate, ""));
     graph_.operations.push_back(operation);
     return graph_.operations.back().outputs;
@@ -80,6 +84,9 @@ class GraphMaker {
   void output(const std::string& name, OperandId id) { graph_.outputs.push_back({name, id}); }
 
   Graph& graph() { return graph_; }
+  // Adds the next operations as given, unvalidated: for the tests of a kernel's own refusal of
+  // what validation never lets through (its options are then not resolved either).
+  void skip_validation() { validate_ = false; }
 
   // Compiles with the reference backend, runs `times` times and returns the graph outputs.
   std::vector<TensorData> run(int times = 1) const {
@@ -108,6 +115,7 @@ class GraphMaker {
   }
 
   Graph graph_;
+  bool validate_ = true;
   std::vector<std::vector<std::byte>> feeds_;
 };
 
@@ -116,6 +124,18 @@ inline OperandDescriptor desc(DataType type, Shape shape) { return {type, std::m
 // Runs one op whose positional inputs are graph inputs, returning its single output.
 inline TensorData run_op(OpKind kind, std::vector<TensorData> inputs, Attributes attrs, OperandDescriptor out) {
   GraphMaker g;
+  std::vector<OperandId> ids;
+  for (size_t i = 0; i < inputs.size(); ++i) ids.push_back(g.input("in" + std::to_string(i), std::move(inputs[i])));
+  g.output("out", g.op(kind, ids, std::move(attrs), std::move(out)));
+  return g.run().front();
+}
+
+// run_op for an operation validation refuses (GraphMaker::skip_validation), to reach the kernel's
+// own check.
+inline TensorData run_unvalidated_op(OpKind kind, std::vector<TensorData> inputs, Attributes attrs,
+                                     OperandDescriptor out) {
+  GraphMaker g;
+  g.skip_validation();
   std::vector<OperandId> ids;
   for (size_t i = 0; i < inputs.size(); ++i) ids.push_back(g.input("in" + std::to_string(i), std::move(inputs[i])));
   g.output("out", g.op(kind, ids, std::move(attrs), std::move(out)));

@@ -247,13 +247,16 @@ TEST(ReferenceReduce, FloatOnlyReductionsRejectIntegersAtCompile) {
   // Validation never lets these through; a hand-built graph is refused, not run.
   for (OpKind k : {OpKind::kReduceL2, OpKind::kReduceLogSum, OpKind::kReduceLogSumExp, OpKind::kReduceMean}) {
     try {
-      reduce(k, tensor<int32_t>(DataType::kInt32, {2}, {1, 2}), ReduceAttrs{}, {});
+      run_unvalidated_op(k, {tensor<int32_t>(DataType::kInt32, {2}, {1, 2})}, ReduceAttrs{},
+                         desc(DataType::kInt32, {}));
       ADD_FAILURE() << op_name(k) << ": expected NotSupportedError";
     } catch (const Error& e) {
       EXPECT_EQ(e.kind(), ErrorKind::kNotSupportedError) << e.what();
     }
   }
-  EXPECT_THROW(reduce(OpKind::kReduceSum, tensor<int8_t>(DataType::kInt8, {2}, {1, 2}), ReduceAttrs{}, {}), Error);
+  EXPECT_THROW(run_unvalidated_op(OpKind::kReduceSum, {tensor<int8_t>(DataType::kInt8, {2}, {1, 2})}, ReduceAttrs{},
+                                  desc(DataType::kInt8, {})),
+               Error);
 }
 
 // A reduction over the middle of a rank-4 tensor, checked against a plain loop.

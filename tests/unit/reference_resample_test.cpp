@@ -15,7 +15,7 @@
 namespace webnn::test {
 namespace {
 
-Resample2dAttrs attrs(InterpolationMode mode, OptionalFloats scales, OptionalDims sizes = {}, OptionalDims axes = {}) {
+Resample2dAttrs attrs(InterpolationMode mode, DefaultedFloats scales, OptionalDims sizes = {}, OptionalDims axes = {}) {
   return Resample2dAttrs{mode, std::move(scales), std::move(sizes), std::move(axes)};
 }
 constexpr InterpolationMode kNearest = InterpolationMode::kNearestNeighbor;

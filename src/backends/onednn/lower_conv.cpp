@@ -119,8 +119,8 @@ bool winograd_candidate(const Graph& g, const std::vector<uint8_t>& specials, si
   const Operation& op = g.operations[index];
   if (op.kind != OpKind::kConv2d || !is_f32(g.desc(op.inputs[0])) || !is_f32(g.desc(op.outputs[0]))) return false;
   const auto& a = std::get<Conv2dAttrs>(op.attrs);
-  const auto ones = [](const OptionalDims& d) {
-    return !d || std::all_of(d->begin(), d->end(), [](uint32_t v) { return v == 1; });
+  const auto ones = [](const DefaultedDims& d) {
+    return std::all_of(d->begin(), d->end(), [](uint32_t v) { return v == 1; });
   };
   if (a.groups != 1 || !ones(a.strides) || !ones(a.dilations)) return false;
   // Winograd weights are transformed once, at build: constant filters only.
@@ -143,7 +143,7 @@ bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
   const Operation& op = g.operations[index];
   const bool transposed = op.kind == OpKind::kConvTranspose2d;
   // The options both convolutions share.
-  OptionalDims padding, strides, dilations;
+  DefaultedDims padding, strides, dilations;
   uint32_t groups;
   InputLayout input_layout;
   std::optional<OperandRef> bias;
@@ -165,9 +165,9 @@ bool lower_conv(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
   const std::vector<int> axes = image_axes(input_layout);
   const ImageDims in = image_dims(g.desc(input).shape, input_layout);
   const ImageDims out = image_dims(g.desc(output).shape, input_layout);
-  const std::vector<uint32_t> pad = padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
-  const std::vector<uint32_t> stride = strides.value_or(std::vector<uint32_t>{1, 1});
-  const std::vector<uint32_t> dilation = dilations.value_or(std::vector<uint32_t>{1, 1});
+  const std::vector<uint32_t>& pad = *padding;
+  const std::vector<uint32_t>& stride = *strides;
+  const std::vector<uint32_t>& dilation = *dilations;
   const FilterView fv = filter_view(g, op, groups);
   const Dims s = {stride[0], stride[1]};
   const Dims d = {int64_t{dilation[0]} - 1, int64_t{dilation[1]} - 1};

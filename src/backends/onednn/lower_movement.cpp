@@ -25,9 +25,7 @@ bool lower_transpose(LowerContext& cx, size_t index) {
   const OperandId input = op.inputs[0], output = op.outputs[0];
   const Shape& in_shape = g.desc(input).shape;
   if (in_shape.empty()) return false;
-  std::vector<uint32_t> permutation = std::get<TransposeAttrs>(op.attrs).permutation.value_or(std::vector<uint32_t>{});
-  if (!std::get<TransposeAttrs>(op.attrs).permutation)
-    for (size_t i = in_shape.size(); i-- > 0;) permutation.push_back(static_cast<uint32_t>(i));
+  const std::vector<uint32_t>& permutation = *std::get<TransposeAttrs>(op.attrs).permutation;
   const std::vector<int> axes(permutation.begin(), permutation.end());
   const memory::desc src_md = plain_view(in_shape, axes);
   const memory::desc dst_md = plain_view(g.desc(output).shape);

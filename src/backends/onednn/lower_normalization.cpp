@@ -49,12 +49,7 @@ bool lower_layer_normalization(LowerContext& cx, size_t index) {
   const auto& attrs = std::get<LayerNormalizationAttrs>(op.attrs);
   const OperandId input = op.inputs[0];
   const Shape& shape = cx.graph.desc(input).shape;
-  std::vector<uint32_t> axes;
-  if (attrs.axes) {
-    axes = *attrs.axes;
-  } else {
-    for (uint32_t i = 1; i < shape.size(); ++i) axes.push_back(i);
-  }
+  const std::vector<uint32_t>& axes = *attrs.axes;
   if (axes.empty()) return false;
   for (size_t i = 0; i < axes.size(); ++i)
     if (axes[i] != shape.size() - axes.size() + i) return false;

@@ -18,10 +18,10 @@ bool lower_pool(LowerContext& cx, size_t index) {
   const std::vector<int> axes = image_axes(attrs.layout);
   const ImageDims in = image_dims(g.desc(input).shape, attrs.layout);
   const ImageDims out = image_dims(g.desc(output).shape, attrs.layout);
-  const std::vector<uint32_t> window = attrs.window_dimensions.value_or(std::vector<uint32_t>{in.height, in.width});
-  const std::vector<uint32_t> pad = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
-  const std::vector<uint32_t> stride = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
-  const std::vector<uint32_t> dilation = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+  const std::vector<uint32_t>& window = *attrs.window_dimensions;
+  const std::vector<uint32_t>& pad = *attrs.padding;
+  const std::vector<uint32_t>& stride = *attrs.strides;
+  const std::vector<uint32_t>& dilation = *attrs.dilations;
   Dims pl = {pad[0], pad[2]}, pr = {pad[1], pad[3]};
   const int64_t in_size[2] = {in.height, in.width}, out_size[2] = {out.height, out.width};
   for (int k = 0; k < 2; ++k) {

@@ -179,10 +179,9 @@ Kernel conv2d_kernel(const Graph& graph, const Operation& op) {
   g.out_c = out.channels, g.out_h = out.height, g.out_w = out.width;
   g.k_h = filter.height, g.k_w = filter.width;
   g.groups = attrs.groups;
-  // Spec defaults: padding 0s, strides 1s, dilations 1s.
-  const std::vector<uint32_t> padding = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
-  const std::vector<uint32_t> strides = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
-  const std::vector<uint32_t> dilations = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+  const std::vector<uint32_t>& padding = *attrs.padding;
+  const std::vector<uint32_t>& strides = *attrs.strides;
+  const std::vector<uint32_t>& dilations = *attrs.dilations;
   g.pad_top = padding.at(0), g.pad_left = padding.at(2);
   g.stride_h = strides.at(0), g.stride_w = strides.at(1);
   g.dil_h = dilations.at(0), g.dil_w = dilations.at(1);
@@ -316,11 +315,11 @@ Kernel conv_transpose2d_kernel(const Graph& graph, const Operation& op) {
   g.out_c = out.channels, g.out_h = out.height, g.out_w = out.width;
   g.k_h = filter.height, g.k_w = filter.width;
   g.groups = attrs.groups;
-  // Spec defaults: padding 0s, strides 1s, dilations 1s. outputPadding and outputSizes only
-  // shape the output: its extra rows and columns gather like the others.
-  const std::vector<uint32_t> padding = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
-  const std::vector<uint32_t> strides = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
-  const std::vector<uint32_t> dilations = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+  // outputPadding and outputSizes only shape the output: its extra rows and columns gather like
+  // the others.
+  const std::vector<uint32_t>& padding = *attrs.padding;
+  const std::vector<uint32_t>& strides = *attrs.strides;
+  const std::vector<uint32_t>& dilations = *attrs.dilations;
   g.pad_top = padding.at(0), g.pad_left = padding.at(2);
   g.stride_h = strides.at(0), g.stride_w = strides.at(1);
   g.dil_h = dilations.at(0), g.dil_w = dilations.at(1);

@@ -114,12 +114,7 @@ Kernel layer_norm_kernel(const Graph& graph, const Operation& op) {
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   const Shape shape = graph.desc(in_id).shape;
   const size_t rank = shape.size();
-  std::vector<uint32_t> axes;
-  if (attrs.axes) {
-    axes = *attrs.axes;
-  } else {
-    for (uint32_t d = 1; d < rank; ++d) axes.push_back(d);  // spec default: [1, ..., rank - 1]
-  }
+  const std::vector<uint32_t>& axes = *attrs.axes;
   // Strides of each input dimension into the statistics (the kept dimensions, row-major) and into
   // scale/bias (the reduced dimensions, in the order of `axes`).
   std::vector<bool> reduced(rank, false);

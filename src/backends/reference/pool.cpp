@@ -40,14 +40,12 @@ PoolGeometry pool_geometry(const Graph& graph, const Operation& op) {
   g.channels = in.channels;
   g.in_h = in.height, g.in_w = in.width;
   g.out_h = out.height, g.out_w = out.width;
-  // Spec defaults: the window is the whole spatial input; padding 0s; strides and dilations 1s.
   // Padding is kept when outputSizes is given, although one sentence of the spec's steps zeroes
   // it: src/ops/pool.cpp infers shapes that way, as WPT expects (see the note there).
-  const std::vector<uint32_t> window = attrs.window_dimensions.value_or(
-      std::vector<uint32_t>{static_cast<uint32_t>(g.in_h), static_cast<uint32_t>(g.in_w)});
-  const std::vector<uint32_t> padding = attrs.padding.value_or(std::vector<uint32_t>{0, 0, 0, 0});
-  const std::vector<uint32_t> strides = attrs.strides.value_or(std::vector<uint32_t>{1, 1});
-  const std::vector<uint32_t> dilations = attrs.dilations.value_or(std::vector<uint32_t>{1, 1});
+  const std::vector<uint32_t>& window = *attrs.window_dimensions;
+  const std::vector<uint32_t>& padding = *attrs.padding;
+  const std::vector<uint32_t>& strides = *attrs.strides;
+  const std::vector<uint32_t>& dilations = *attrs.dilations;
   g.win_h = window.at(0), g.win_w = window.at(1);
   g.pad_top = padding.at(0), g.pad_left = padding.at(2);
   g.stride_h = strides.at(0), g.stride_w = strides.at(1);

@@ -223,16 +223,11 @@ CellWeights<T> direction_weights(const SequenceDims& s, size_t dir, const T* wei
   return w;
 }
 
-std::vector<RecurrentActivation> activations_or(const OptionalActivations& given,
-                                                const std::vector<RecurrentActivation>& fallback) {
-  return given ? *given : fallback;
-}
-
 template <class T>
 Kernel gru_kernel(const Graph& graph, const Operation& op) {
   const auto& a = std::get<GruAttrs>(op.attrs);
   const SequenceDims s = sequence_dims(graph, op, a.hidden_size, a.direction, 3);
-  const auto acts = activations_or(a.activations, {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh});
+  const auto& acts = *a.activations;
   const GruConfig cfg{s.cell, gru_slots(a.layout), a.reset_after, acts.at(0), acts.at(1)};
   const std::vector<OperandId> in = op.inputs, out = op.outputs;
   const GruAttrs attrs = a;
@@ -268,8 +263,7 @@ template <class T>
 Kernel lstm_kernel(const Graph& graph, const Operation& op) {
   const auto& a = std::get<LstmAttrs>(op.attrs);
   const SequenceDims s = sequence_dims(graph, op, a.hidden_size, a.direction, 4);
-  const auto acts = activations_or(
-      a.activations, {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh, RecurrentActivation::kTanh});
+  const auto& acts = *a.activations;
   const LstmConfig cfg{s.cell, lstm_slots(a.layout), acts.at(0), acts.at(1), acts.at(2)};
   const std::vector<OperandId> in = op.inputs, out = op.outputs;
   const LstmAttrs attrs = a;
@@ -315,7 +309,7 @@ Kernel gru_cell_kernel(const Graph& graph, const Operation& op) {
   const auto& a = std::get<GruCellAttrs>(op.attrs);
   const Shape& in_shape = graph.desc(op.inputs.at(0)).shape;
   const CellDims d{in_shape.at(0), in_shape.at(1), a.hidden_size};
-  const auto acts = activations_or(a.activations, {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh});
+  const auto& acts = *a.activations;
   const GruConfig cfg{d, gru_slots(a.layout), a.reset_after, acts.at(0), acts.at(1)};
   const std::vector<OperandId> in = op.inputs;
   const OperandId out = op.outputs.at(0);
@@ -339,8 +333,7 @@ Kernel lstm_cell_kernel(const Graph& graph, const Operation& op) {
   const auto& a = std::get<LstmCellAttrs>(op.attrs);
   const Shape& in_shape = graph.desc(op.inputs.at(0)).shape;
   const CellDims d{in_shape.at(0), in_shape.at(1), a.hidden_size};
-  const auto acts = activations_or(
-      a.activations, {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh, RecurrentActivation::kTanh});
+  const auto& acts = *a.activations;
   const LstmConfig cfg{d, lstm_slots(a.layout), acts.at(0), acts.at(1), acts.at(2)};
   const std::vector<OperandId> in = op.inputs, out = op.outputs;
   const LstmCellAttrs attrs = a;

@@ -1,7 +1,8 @@
 // Reductions, argMin/argMax and cumulativeSum.
 // spec: #api-mlgraphbuilder-reduce, #api-mlgraphbuilder-argminmax, #api-mlgraphbuilder-cumulativesum
 //
-// Reductions: absent axes reduce every dimension; an empty list reduces none (each output is the
+// Reductions: axes left out reduce every dimension (validation resolves them); an empty list
+// reduces none (each output is the
 // reduction of its single input value, e.g. reduceL2(x) = |x|). keepDimensions only changes the
 // shape, which the graph already holds, so the kernels work with the kept-dimension layout.
 //
@@ -157,13 +158,12 @@ struct ReduceLayout {
   bool trailing = true;
 };
 
-ReduceLayout reduce_layout(const Shape& shape, const OptionalDims& axes) {
+ReduceLayout reduce_layout(const Shape& shape, const std::vector<uint32_t>& axes) {
   ReduceLayout l;
   l.shape = shape;
   const size_t rank = shape.size();
-  std::vector<bool> reduced(rank, !axes.has_value());
-  if (axes)
-    for (uint32_t a : *axes) reduced.at(a) = true;
+  std::vector<bool> reduced(rank, false);
+  for (uint32_t a : axes) reduced.at(a) = true;
   l.out_stride.assign(rank, 0);
   for (size_t d = rank; d-- > 0;) {
     if (reduced[d]) {
@@ -181,7 +181,7 @@ template <class T, class R>
 Kernel reduce_kernel(const Graph& graph, const Operation& op, R reducer) {
   const auto& attrs = std::get<ReduceAttrs>(op.attrs);
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
-  const ReduceLayout layout = reduce_layout(graph.desc(in_id).shape, attrs.axes);
+  const ReduceLayout layout = reduce_layout(graph.desc(in_id).shape, *attrs.axes);
   std::vector<typename R::State> states(layout.out_count);
   return [=, states = std::move(states)](Values v) mutable {
     const T* in = typed<T>(v[in_id]);

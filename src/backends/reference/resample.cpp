@@ -68,7 +68,7 @@ Kernel resample2d_kernel(const Graph& graph, const Operation& op) {
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   const Shape& is = graph.desc(in_id).shape;
   const Shape& os = graph.desc(out_id).shape;
-  const std::vector<uint32_t> axes = attrs.axes.value_or(std::vector<uint32_t>{2, 3});  // spec default
+  const std::vector<uint32_t>& axes = *attrs.axes;
   const size_t y_axis = axes.at(0), x_axis = axes.at(1);
   const std::vector<AxisSample> ys = axis_samples(is.at(y_axis), os.at(y_axis), attrs.mode);
   const std::vector<AxisSample> xs = axis_samples(is.at(x_axis), os.at(x_axis), attrs.mode);

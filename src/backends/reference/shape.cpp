@@ -10,7 +10,6 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <numeric>
 #include <vector>
 
 #include "backends/reference/kernel_util.hpp"
@@ -105,18 +104,13 @@ Kernel reshape_kernel(const Graph& graph, const Operation& op) {
   };
 }
 
-// Output dimension d is input dimension permutation[d] (absent: the axes reversed).
+// Output dimension d is input dimension permutation[d].
 Kernel transpose_kernel(const Graph& graph, const Operation& op) {
   const auto& attrs = std::get<TransposeAttrs>(op.attrs);
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   const OperandDescriptor& in = graph.desc(in_id);
   const size_t rank = in.rank();
-  std::vector<uint32_t> perm(rank);
-  if (attrs.permutation) {
-    perm = *attrs.permutation;
-  } else {
-    for (size_t d = 0; d < rank; ++d) perm[d] = static_cast<uint32_t>(rank - 1 - d);
-  }
+  const std::vector<uint32_t>& perm = *attrs.permutation;
   const std::vector<size_t> in_strides = strides_of(in.shape);
   std::vector<size_t> src_strides(rank);
   for (size_t d = 0; d < rank; ++d) src_strides[d] = in_strides[perm.at(d)];
@@ -125,13 +119,13 @@ Kernel transpose_kernel(const Graph& graph, const Operation& op) {
   return [=](Values v) { gather_strided(v[in_id], 0, src_strides, out_shape, size, v[out_id]); };
 }
 
-// Output element o[d] reads input element starts[d] + o[d] * strides[d] (strides absent: 1s).
+// Output element o[d] reads input element starts[d] + o[d] * strides[d].
 Kernel slice_kernel(const Graph& graph, const Operation& op) {
   const auto& attrs = std::get<SliceAttrs>(op.attrs);
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   const OperandDescriptor& in = graph.desc(in_id);
   const size_t rank = in.rank();
-  const std::vector<uint32_t> steps = attrs.strides.value_or(std::vector<uint32_t>(rank, 1));
+  const std::vector<uint32_t>& steps = *attrs.strides;
   const std::vector<size_t> in_strides = strides_of(in.shape);
   std::vector<size_t> src_strides(rank);
   size_t base = 0;
@@ -214,14 +208,12 @@ Kernel expand_kernel(const Graph& graph, const Operation& op) {
   return [=](Values v) { gather_strided(v[in_id], 0, src_strides, out_shape, size, v[out_id]); };
 }
 
-// A reversed axis starts at its last element and walks with stride -s (axes absent: all).
+// A reversed axis starts at its last element and walks with stride -s.
 Kernel reverse_kernel(const Graph& graph, const Operation& op) {
   const auto& attrs = std::get<ReverseAttrs>(op.attrs);
   const OperandId in_id = op.inputs.at(0), out_id = op.outputs.at(0);
   const OperandDescriptor& in = graph.desc(in_id);
-  std::vector<uint32_t> axes(in.rank());
-  std::iota(axes.begin(), axes.end(), 0u);
-  if (attrs.axes) axes = *attrs.axes;
+  const std::vector<uint32_t>& axes = *attrs.axes;
   std::vector<size_t> src_strides = strides_of(in.shape);
   size_t base = 0;
   for (uint32_t axis : axes) {

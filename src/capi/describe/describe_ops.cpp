@@ -57,9 +57,11 @@ struct FieldVisitor {
     add(n, enum_json(v));
   }
   void operator()(const char* n, std::vector<uint32_t>&) { add(n, {{"type", "dims"}}); }
+  // Front ends and the wire pass an option with a default like one without: given or absent.
   void operator()(const char* n, OptionalDims&) { add(n, {{"type", "optional_dims"}}); }
-  void operator()(const char* n, OptionalFloats&) { add(n, {{"type", "optional_floats"}}); }
-  void operator()(const char* n, OptionalActivations&) {
+  void operator()(const char* n, DefaultedDims&) { add(n, {{"type", "optional_dims"}}); }
+  void operator()(const char* n, DefaultedFloats&) { add(n, {{"type", "optional_floats"}}); }
+  void operator()(const char* n, DefaultedActivations&) {
     json f = enum_json(RecurrentActivation{});
     f["type"] = "optional_enum_list";
     f.erase("default");

@@ -17,7 +17,6 @@
 #include "formats/internal.hpp"
 #include "formats/onnx/onnx_graph_builder.hpp"
 #include "formats/onnx/op_map.hpp"
-#include "ops/shape_helpers.hpp"
 
 namespace webnn::formats {
 
@@ -91,7 +90,7 @@ void export_reduce(OpExport& c, std::string_view onnx_op) {
   OnnxGraphBuilder& b = c.b;
   const auto& a = std::get<ReduceAttrs>(c.op.attrs);
   const Val x = c.in(0), out = c.out(0);
-  const std::vector<uint32_t> axes = a.axes ? *a.axes : iota_axes(x.rank());
+  const std::vector<uint32_t>& axes = *a.axes;
   if (axes.empty()) {
     // Nothing to reduce (explicit empty axes, or a scalar): the reduction of each value on its own.
     // ONNX would read empty axes as "all axes".
@@ -358,10 +357,9 @@ void export_conv(OpExport& c) {
     const Val w = b.transpose(c.in(1), kFilterToOihw[static_cast<size_t>(a.filter_layout)]);
     inputs = {nhwc ? b.transpose(x, kToNchw) : x, w};
     if (auto bias = c.option(a.bias)) inputs.push_back(*bias);
-    attrs = {attr_ints("kernel_shape", {w.shape[2], w.shape[3]}),
-             attr_ints("pads", onnx_pads(ops::dims_or(a.padding, {0, 0, 0, 0}))),
-             attr_ints("strides", to_int64s(ops::dims_or(a.strides, {1, 1}))),
-             attr_ints("dilations", to_int64s(ops::dims_or(a.dilations, {1, 1}))), attr_i("group", a.groups)};
+    attrs = {attr_ints("kernel_shape", {w.shape[2], w.shape[3]}), attr_ints("pads", onnx_pads(*a.padding)),
+             attr_ints("strides", to_int64s(*a.strides)), attr_ints("dilations", to_int64s(*a.dilations)),
+             attr_i("group", a.groups)};
     onnx_op = "Conv";
   } else if (op.kind == OpKind::kConvTranspose2d) {
     const auto& a = std::get<ConvTranspose2dAttrs>(op.attrs);
@@ -375,9 +373,9 @@ void export_conv(OpExport& c) {
     const Val xn = nhwc ? b.transpose(x, kToNchw) : x;
     inputs = {xn, w};
     if (auto bias = c.option(a.bias)) inputs.push_back(*bias);
-    const std::vector<uint32_t> pads = ops::dims_or(a.padding, {0, 0, 0, 0});
-    const std::vector<uint32_t> strides = ops::dims_or(a.strides, {1, 1});
-    const std::vector<uint32_t> dilations = ops::dims_or(a.dilations, {1, 1});
+    const std::vector<uint32_t>& pads = *a.padding;
+    const std::vector<uint32_t>& strides = *a.strides;
+    const std::vector<uint32_t>& dilations = *a.dilations;
     // outputSizes becomes the output_padding that gives those sizes: ONNX's output_shape
     // attribute would recompute the pads.
     const ImageDims out_dims = image_dims(out.shape, a.input_layout);
@@ -424,10 +422,10 @@ struct PoolGeometry {
 
 PoolGeometry pool_geometry(const Pool2dAttrs& a, const Shape& in_nchw, const Shape& out_nchw) {
   PoolGeometry g{};
-  const std::vector<uint32_t> window = ops::dims_or(a.window_dimensions, {in_nchw[2], in_nchw[3]});
-  const std::vector<uint32_t> padding = ops::dims_or(a.padding, {0, 0, 0, 0});
-  const std::vector<uint32_t> strides = ops::dims_or(a.strides, {1, 1});
-  const std::vector<uint32_t> dilations = ops::dims_or(a.dilations, {1, 1});
+  const std::vector<uint32_t>& window = *a.window_dimensions;
+  const std::vector<uint32_t>& padding = *a.padding;
+  const std::vector<uint32_t>& strides = *a.strides;
+  const std::vector<uint32_t>& dilations = *a.dilations;
   for (size_t i = 0; i < 2; ++i) {
     g.in[i] = in_nchw[2 + i];
     g.out[i] = out_nchw[2 + i];
@@ -617,7 +615,7 @@ void export_resample(OpExport& c) {
   // does not round to nearest) and ONNX Runtime has no double Resize. Interpolate in double as
   // two matrix products with the spec's bilinear weights (computed here, the sizes being static),
   // then round half to even as the spec casts.
-  const std::vector<uint32_t> axes = ops::dims_or(a.axes, {2, 3});
+  const std::vector<uint32_t>& axes = *a.axes;
   Val y = b.cast(c.in(0), kF64);
   for (uint32_t axis : axes) {
     const uint32_t n = y.shape[axis], m = out.shape[axis];
@@ -718,12 +716,7 @@ void export_layer_normalization(OpExport& c) {
   const auto& a = std::get<LayerNormalizationAttrs>(c.op.attrs);
   const Val x = c.in(0), out = c.out(0);
   const size_t rank = x.rank();
-  std::vector<uint32_t> axes;
-  if (a.axes) {
-    axes = *a.axes;
-  } else {
-    for (uint32_t i = 1; i < rank; ++i) axes.push_back(i);
-  }
+  const std::vector<uint32_t>& axes = *a.axes;
   // ONNX LayerNormalization normalizes the trailing axes from `axis` on, in order.
   bool trailing = !axes.empty();
   for (size_t i = 0; i < axes.size(); ++i) trailing = trailing && axes[i] == rank - axes.size() + i;
@@ -838,9 +831,7 @@ void export_shape(OpExport& c) {
     }
     case OpKind::kTranspose: {
       const Val x = c.in(0), out = c.out(0);
-      std::vector<uint32_t> perm = iota_axes(x.rank());
-      std::reverse(perm.begin(), perm.end());
-      perm = ops::dims_or(std::get<TransposeAttrs>(op.attrs).permutation, perm);
+      const std::vector<uint32_t>& perm = *std::get<TransposeAttrs>(op.attrs).permutation;
       if (perm.empty()) {  // a scalar; ONNX rejects an empty perm attribute
         b.identity(x, &out);
         return;
@@ -873,7 +864,7 @@ void export_shape(OpExport& c) {
         b.identity(x, &out);
         return;
       }
-      const std::vector<uint32_t> strides = ops::dims_or(a.strides, std::vector<uint32_t>(x.rank(), 1));
+      const std::vector<uint32_t>& strides = *a.strides;
       std::vector<int64_t> ends;
       for (size_t i = 0; i < x.rank(); ++i) ends.push_back(int64_t(a.starts[i]) + a.sizes[i]);
       b.slice(x, to_int64s(a.starts), ends, to_int64s(iota_axes(x.rank())), to_int64s(strides), &out);
@@ -902,7 +893,7 @@ void export_shape(OpExport& c) {
     case OpKind::kReverse: {
       // No ONNX Reverse: a Slice with step -1 over each reversed axis.
       const Val x = c.in(0), out = c.out(0);
-      const std::vector<uint32_t> axes = ops::dims_or(std::get<ReverseAttrs>(op.attrs).axes, iota_axes(x.rank()));
+      const std::vector<uint32_t>& axes = *std::get<ReverseAttrs>(op.attrs).axes;
       if (axes.empty()) {
         b.identity(x, &out);
         return;
@@ -1020,12 +1011,10 @@ std::string activation_op(RecurrentActivation a) {
   return "Sigmoid";
 }
 
-std::vector<std::string> onnx_activations(const OptionalActivations& given,
-                                          const std::vector<RecurrentActivation>& defaults, size_t directions) {
-  const std::vector<RecurrentActivation>& acts = given ? *given : defaults;
+std::vector<std::string> onnx_activations(const DefaultedActivations& acts, size_t directions) {
   std::vector<std::string> names;
   for (size_t d = 0; d < directions; ++d)
-    for (RecurrentActivation a : acts) names.push_back(activation_op(a));
+    for (RecurrentActivation a : *acts) names.push_back(activation_op(a));
   return names;
 }
 
@@ -1060,7 +1049,7 @@ void export_gru(OpExport& c) {
   std::optional<Val> bias, recurrent_bias, initial;
   bool reset_after = true, sequence = false;
   GruWeightLayout layout = GruWeightLayout::kZrn;
-  OptionalActivations activations;
+  DefaultedActivations activations;
   RecurrentDirection direction = RecurrentDirection::kForward;
   if (cell) {
     const auto& a = std::get<GruCellAttrs>(c.op.attrs);
@@ -1087,12 +1076,9 @@ void export_gru(OpExport& c) {
   r = b.permute_blocks(r, 1, order);
   const Val none{"", x.type, {}};
   const std::optional<Val> onnx_bias = onnx_rnn_bias(b, bias, recurrent_bias, x.type, directions, rows, order);
-  const Attrs attrs = {
-      attr_i("hidden_size", hidden), attr_s("direction", onnx_direction(direction)),
-      attr_i("linear_before_reset", reset_after ? 1 : 0),
-      attr_strings(
-          "activations",
-          onnx_activations(activations, {RecurrentActivation::kSigmoid, RecurrentActivation::kTanh}, directions))};
+  const Attrs attrs = {attr_i("hidden_size", hidden), attr_s("direction", onnx_direction(direction)),
+                       attr_i("linear_before_reset", reset_after ? 1 : 0),
+                       attr_strings("activations", onnx_activations(activations, directions))};
   const std::vector<Val> inputs = {x, w, r, onnx_bias.value_or(none), none, initial.value_or(none)};
   const uint32_t batch = x.shape[1];
   if (cell) {
@@ -1146,7 +1132,7 @@ void export_lstm(OpExport& c) {
   std::optional<Val> bias, recurrent_bias, peephole, initial_h, initial_c;
   bool sequence = false;
   LstmWeightLayout layout = LstmWeightLayout::kIofg;
-  OptionalActivations activations;
+  DefaultedActivations activations;
   RecurrentDirection direction = RecurrentDirection::kForward;
   if (cell) {
     const auto& a = std::get<LstmCellAttrs>(c.op.attrs);
@@ -1160,10 +1146,7 @@ void export_lstm(OpExport& c) {
     activations = a.activations, direction = a.direction;
     directions = direction == RecurrentDirection::kBoth ? 2 : 1;
   }
-  const std::vector<RecurrentActivation> acts =
-      activations ? *activations
-                  : std::vector<RecurrentActivation>{RecurrentActivation::kSigmoid, RecurrentActivation::kTanh,
-                                                     RecurrentActivation::kTanh};
+  const std::vector<RecurrentActivation>& acts = *activations;
   const uint32_t rows = 4 * hidden;
   Val x = c.in(0), w = c.in(1), r = c.in(2);
   const uint32_t batch = cell ? x.shape[0] : x.shape[1];
@@ -1228,7 +1211,7 @@ void export_lstm(OpExport& c) {
   const Val none{"", x.type, {}};
   const std::optional<Val> onnx_bias = onnx_rnn_bias(b, bias, recurrent_bias, x.type, directions, rows, order);
   const Attrs attrs = {attr_i("hidden_size", hidden), attr_s("direction", onnx_direction(direction)),
-                       attr_strings("activations", onnx_activations(activations, acts, directions))};
+                       attr_strings("activations", onnx_activations(activations, directions))};
   const std::vector<Val> inputs = {
       x, w, r, onnx_bias.value_or(none), none, initial_h.value_or(none), initial_c.value_or(none)};
   if (cell) {

@@ -20,7 +20,7 @@ RecurrentDirection direction_of(const NodeCtx& c) {
   c.invalid("unknown direction \"" + d + "\"");
 }
 
-OptionalActivations activations_of(const NodeCtx& c, size_t per_direction, const std::vector<std::string>& defaults) {
+DefaultedActivations activations_of(const NodeCtx& c, size_t per_direction, const std::vector<std::string>& defaults) {
   auto names = c.attr_strings("activations");
   if (names.empty()) return std::nullopt;
   if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())

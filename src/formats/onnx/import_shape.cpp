@@ -466,8 +466,9 @@ OperandId slice_axis(const NodeCtx& c, OperandId x, size_t axis, int64_t start, 
   a.starts[axis] = uint32_t(start);
   a.sizes[axis] = uint32_t((count - 1) * stride + 1);
   if (stride != 1) {
-    a.strides = std::vector<uint32_t>(s.size(), 1);
-    (*a.strides)[axis] = uint32_t(stride);
+    std::vector<uint32_t> strides(s.size(), 1);
+    strides[axis] = uint32_t(stride);
+    a.strides = std::move(strides);
   }
   return c.add(OpKind::kSlice, {x}, a);
 }
