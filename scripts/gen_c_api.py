@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Regenerates the operator part of the C ABI from the op table.
 
-The built tool webnn_capi_describe prints the op table (src/graph/op_table.def), the spec's
+The built tool webnn_describe prints the op table (src/graph/op_table.def), the spec's
 signatures (src/graph/op_signatures.def) and every attribute struct's fields as its `fields()`
 reflection declares them (src/graph/attributes.hpp), as JSON. From that this script writes
   - the generated section of include/webnn/webnn.h: the spec enums, one options struct per
@@ -13,7 +13,7 @@ reflection declares them (src/graph/attributes.hpp), as JSON. From that this scr
     case's) added to a builder through its C function and C options struct.
 No op or field is named here.
 
-Usage: scripts/gen_c_api.py --describe build/webnn_capi_describe [--check]
+Usage: scripts/gen_c_api.py --describe build/webnn_describe [--check]
 --check exits 1 (and changes nothing) when a checked-in file is out of date.
 """
 import argparse
@@ -386,7 +386,7 @@ def splice(text, section, begin=BEGIN, end_marker=END, path=HEADER):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--describe", required=True, help="the built webnn_capi_describe tool")
+    ap.add_argument("--describe", required=True, help="the built webnn_describe tool")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     desc = json.loads(subprocess.run([args.describe], check=True, capture_output=True, text=True).stdout)
@@ -398,7 +398,7 @@ def main():
     stale = [p for p, t in files.items() if not p.exists() or p.read_text(encoding="utf-8") != t]
     if args.check:
         for p in stale:
-            print(f"{p} is out of date: run scripts/gen_c_api.py --describe <build>/webnn_capi_describe",
+            print(f"{p} is out of date: run scripts/gen_c_api.py --describe <build>/webnn_describe",
                   file=sys.stderr)
         return 1 if stale else 0
     for p in stale:

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Regenerates the operator part of the IPC wire schema (src/ipc/webnn.capnp) from the op table.
 
-The built tool webnn_capi_describe prints the op table (src/graph/op_table.def), the spec's
+The built tool webnn_describe prints the op table (src/graph/op_table.def), the spec's
 signatures and every attribute struct's fields as its `fields()` reflection declares them
 (src/graph/attributes.hpp). From that this script writes, between the GENERATED markers of
 src/ipc/webnn.capnp:
@@ -14,7 +14,7 @@ src/ipc/webnn.capnp:
 The C++ codec (src/ipc/graph_codec.cpp) reads and writes these through Cap'n Proto's dynamic API
 by the same names, so no op or field is named here or there.
 
-Usage: scripts/gen_ipc_schema.py --describe build/webnn_capi_describe [--check]
+Usage: scripts/gen_ipc_schema.py --describe build/webnn_describe [--check]
 --check exits 1 (and changes nothing) when the checked-in schema is out of date.
 """
 import argparse
@@ -94,7 +94,7 @@ def render(desc):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--describe", required=True, help="the built webnn_capi_describe tool")
+    ap.add_argument("--describe", required=True, help="the built webnn_describe tool")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     desc = json.loads(subprocess.run([args.describe], check=True, capture_output=True, text=True).stdout)
@@ -103,7 +103,7 @@ def main():
     if current == wanted:
         return 0
     if args.check:
-        print(f"{SCHEMA} is out of date: run scripts/gen_ipc_schema.py --describe <build>/webnn_capi_describe",
+        print(f"{SCHEMA} is out of date: run scripts/gen_ipc_schema.py --describe <build>/webnn_describe",
               file=sys.stderr)
         return 1
     SCHEMA.write_text(wanted, encoding="utf-8")

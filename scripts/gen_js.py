@@ -3,7 +3,7 @@
 
 Inputs: the WebIDL of the spec (../shared/spec/webnn.bs, read by scripts/webidl.py) — every
 interface, operation, overload, argument, dictionary, enum and typedef with its exact IDL type —
-and the op table as the built tool webnn_capi_describe prints it (src/graph/op_table.def, the
+and the op table as the built tool webnn_describe prints it (src/graph/op_table.def, the
 spec's signatures and every attribute struct's fields() reflection). Outputs:
   - js/lib/generated.js: WebIDL conversions for every dictionary and every operation's arguments
     (overload resolution included), and one MLGraphBuilder method per operator, which converts
@@ -14,7 +14,7 @@ Both are checked against each other: an operator of the IDL missing from the op 
 an attribute struct that no argument or dictionary member fills, a dictionary member with no
 field, or an IDL default that differs from the attribute struct's default stops the generator.
 
-Usage: scripts/gen_js.py --describe build/webnn_capi_describe [--spec ../shared/spec/webnn.bs] [--check]
+Usage: scripts/gen_js.py --describe build/webnn_describe [--spec ../shared/spec/webnn.bs] [--check]
 --check exits 1 (and changes nothing) when a checked-in file is out of date.
 """
 import argparse
@@ -523,7 +523,7 @@ class Generator:
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--describe", required=True, help="the built webnn_capi_describe tool")
+    ap.add_argument("--describe", required=True, help="the built webnn_describe tool")
     ap.add_argument("--spec", default=str(DEFAULT_SPEC), help="the spec's Bikeshed source (webnn.bs)")
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
@@ -537,7 +537,7 @@ def main():
     stale = [p for p, t in files.items() if not p.exists() or p.read_text(encoding="utf-8") != t]
     if args.check:
         for p in stale:
-            print(f"{p} is out of date: run scripts/gen_js.py --describe <build>/webnn_capi_describe", file=sys.stderr)
+            print(f"{p} is out of date: run scripts/gen_js.py --describe <build>/webnn_describe", file=sys.stderr)
         return 1 if stale else 0
     for p in stale:
         p.write_text(files[p], encoding="utf-8")

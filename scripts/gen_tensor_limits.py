@@ -8,7 +8,7 @@ the generated rows, so what the context reports and what build() accepts cannot 
 Usage: scripts/gen_tensor_limits.py ../shared/spec/webnn.bs > src/ops/tensor_limits.inc
        scripts/gen_tensor_limits.py ../shared/spec/webnn.bs --check
 --check exits 1 (and changes nothing) when src/ops/tensor_limits.inc is not what the spec gives
-(CTest's tensor_limits_up_to_date runs it).
+(scripts/regenerate.py runs it, for the CTest generated_files_up_to_date).
 """
 import os
 import re

@@ -4,7 +4,7 @@
 # The section between the GENERATED markers is written by scripts/gen_ipc_schema.py from the op
 # table (src/graph/op_table.def) and each attribute struct's fields() reflection
 # (src/graph/attributes.hpp): one enum per spec enum, one options struct per attribute struct and
-# the operation union with one member per op. The CTest ipc_schema_up_to_date fails when it is
+# the operation union with one member per op. The CTest generated_files_up_to_date fails when it is
 # stale. Both ends are built from the same table; `opTableHash` (generated) is what a client
 # presents so that a service built from another table refuses it instead of misreading ordinals.
 @0x85fa4acf9c0fbbba;

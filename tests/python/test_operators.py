@@ -4,8 +4,6 @@ and the spec's IDL, read here independently of the module."""
 import inspect
 import math
 import re
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -123,18 +121,9 @@ def test_signatures_follow_the_idl():
                 assert got == default, (op, member, got, default)
 
 
-def test_generated_signature_table_is_current():
-    spec = shared_path("spec", "webnn.bs")
-    script = REPO / "scripts" / "gen_op_signatures.py"
-    out = subprocess.run([sys.executable, str(script), str(spec)], check=True, capture_output=True, text=True)
-    assert out.stdout == (REPO / "src" / "graph" / "op_signatures.def").read_text()
-
-
+# The stub and op_signatures.def being current is the CTest generated_files_up_to_date.
 def test_stub_lists_every_operator():
-    from webnn import _ops
-
     text = (REPO / "python" / "webnn" / "__init__.pyi").read_text()
-    assert _ops.splice_stub(text) == text, "run scripts/gen_python_stub.py"
     for name in webnn.OPERATORS:
         assert f"    def {name}(" in text
 

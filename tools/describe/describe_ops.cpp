@@ -1,5 +1,6 @@
-// Prints the operator table as the C ABI generator (scripts/gen_c_api.py) needs it, as JSON: every
-// op of graph/op_table.def in table order, its spec signature (graph/op_signatures.def) and the
+// webnn_describe: prints the operator table as the generators need it (scripts/regenerate.py
+// runs them: the C ABI, the IPC wire schema, the JavaScript surface), as JSON: every op of
+// graph/op_table.def in table order, its spec signature (graph/op_signatures.def) and the
 // fields of its attribute struct, walked through the struct's own `fields()` reflection
 // (graph/attributes.hpp) with each field's type. Nothing here names an op or a field: an op added
 // to the table shows up in the output, and so in webnn.h, with no change to this file.
@@ -112,7 +113,7 @@ int main() {
     std::printf("%s\n", webnn::describe_op_table().dump(1).c_str());
     return 0;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "webnn_capi_describe: %s\n", e.what());
+    std::fprintf(stderr, "webnn_describe: %s\n", e.what());
     return 1;
   }
 }
