@@ -9,6 +9,8 @@
 #pragma once
 
 #include <cstddef>
+#include <exception>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
@@ -172,6 +174,13 @@ class WEBNN_EXPORT MLContext {
   std::future<std::vector<std::byte>> read_tensor(const MLTensor& tensor);
   // spec: #api-mlcontext-readtensor-byob. `out` must stay valid until the future is ready.
   std::future<void> read_tensor(const MLTensor& tensor, std::span<std::byte> out);
+  // The same read completed by a callback instead of a future. Throws what readTensor would
+  // reject with (TypeError for a wrong size, InvalidStateError for a destroyed tensor or a lost
+  // context) before anything is queued; otherwise calls `done` exactly once — with nullptr once
+  // `out` holds the bytes, or with the error (InvalidStateError when the tensor or the context is
+  // destroyed first) — on the context's timeline thread or on the thread that destroys the tensor
+  // or the context, never under a lock: `done` may destroy either. `out` must stay valid until then.
+  void read_tensor(const MLTensor& tensor, std::span<std::byte> out, std::function<void(std::exception_ptr)> done);
   // spec: #api-mlcontext-writetensor. The bytes are copied before it returns.
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
   // spec: #api-mlcontext-opsupportlimits

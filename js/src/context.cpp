@@ -221,44 +221,6 @@ napi_value when_reached(napi_env env, napi_callback_info info) {
   });
 }
 
-// A readTensor() promise settled on the timeline (or by destroy) and delivered to JavaScript.
-class JsRead final : public detail::PendingRead {
- public:
-  JsRead(const detail::TensorImpl* tensor, std::shared_ptr<Dispatcher> dispatcher, napi_ref callback)
-      : PendingRead(tensor), dispatcher_(std::move(dispatcher)), callback_(callback) {}
-
- protected:
-  void deliver(std::span<const std::byte> bytes) override {
-    bytes_ = std::make_unique<std::vector<std::byte>>(bytes.begin(), bytes.end());
-  }
-  void fail(std::exception_ptr error) override { failure_ = failure_of(std::move(error)); }
-  void notify() override {
-    // Settled exactly once; the members are not touched again by the timeline.
-    auto bytes = std::make_shared<std::unique_ptr<std::vector<std::byte>>>(std::move(bytes_));
-    dispatcher_->post([bytes, failure = failure_, callback = callback_](napi_env env) {
-      state(env).end();
-      std::vector<napi_value> args;
-      try {
-        if (failure)
-          args = {make_error(env, failure->kind, failure->message)};
-        else
-          args = {make_null(env), make_array_buffer(env, std::move(*bytes))};
-      } catch (const PendingException&) {
-        napi_value e;
-        napi_get_and_clear_last_exception(env, &e);
-        args = {e};
-      }
-      call_back(env, callback, args);
-    });
-  }
-
- private:
-  std::shared_ptr<Dispatcher> dispatcher_;
-  napi_ref callback_;
-  std::unique_ptr<std::vector<std::byte>> bytes_;
-  std::optional<Failure> failure_;
-};
-
 // readTensor(context, tensor, callback): callback(error | null, ArrayBuffer). Throws what the
 // spec rejects with before anything is queued (js/lib turns it into a rejection).
 napi_value read_tensor(napi_env env, napi_callback_info info) {
@@ -270,9 +232,30 @@ napi_value read_tensor(napi_env env, napi_callback_info info) {
     if (type_of(env, args[2]) != napi_function) throw_type_error(env, "callback must be a function");
     EnvState& st = state(env);
     napi_ref callback = reference_to(env, args[2], "callback");
-    auto read = std::make_shared<JsRead>(t.impl().get(), st.dispatcher, callback);
+    // A readTensor() promise settled on the timeline (or by destroy): the completion posts the
+    // callback to the JavaScript thread, and the bytes become its ArrayBuffer without a copy.
+    auto bytes = std::make_shared<std::unique_ptr<std::vector<std::byte>>>(std::make_unique<std::vector<std::byte>>(n));
+    auto done = [dispatcher = st.dispatcher, bytes, callback](std::exception_ptr error) {
+      std::optional<Failure> failure;
+      if (error) failure = failure_of(std::move(error));
+      dispatcher->post([bytes, failure, callback](napi_env env) {
+        state(env).end();
+        std::vector<napi_value> args;
+        try {
+          if (failure)
+            args = {make_error(env, failure->kind, failure->message)};
+          else
+            args = {make_null(env), make_array_buffer(env, std::move(*bytes))};
+        } catch (const PendingException&) {
+          napi_value e;
+          napi_get_and_clear_last_exception(env, &e);
+          args = {e};
+        }
+        call_back(env, callback, args);
+      });
+    };
     try {
-      c.impl()->read_tensor(t, n, read);
+      c.read_tensor(t, **bytes, std::move(done));
     } catch (...) {
       napi_delete_reference(env, callback);
       throw;

@@ -90,6 +90,12 @@ std::future<void> MLContext::read_tensor(const MLTensor& tensor, std::span<std::
   return context_of(impl_).read_tensor(tensor, out);
 }
 
+void MLContext::read_tensor(const MLTensor& tensor, std::span<std::byte> out,
+                            std::function<void(std::exception_ptr)> done) {
+  type_error_if(!done, "readTensor: the completion callback is empty");
+  context_of(impl_).read_tensor(tensor, out, std::move(done));
+}
+
 void MLContext::write_tensor(const MLTensor& tensor, std::span<const std::byte> data) {
   context_of(impl_).write_tensor(tensor, data);
 }

@@ -14,7 +14,7 @@ namespace {
 
 thread_local std::string t_last_error;
 // The context whose read callback this thread is running (a blocking read of it would deadlock).
-thread_local const detail::ContextImpl* t_callback_context = nullptr;
+thread_local const WebnnContext* t_callback_context = nullptr;
 
 OperandDescriptor descriptor_arg(const WebnnOperandDescriptor* d, const char* argument) {
   if (!d) fail(ErrorKind::kTypeError, argument, "is NULL");
@@ -70,44 +70,31 @@ void call_lost_callback(WebnnContext& c, const std::string& message) {
   });
 }
 
-// A readTensor whose completion is a C callback, called once from notify() (outside the read's
-// lock): on the timeline worker when the read step settles it, or on the destroying thread.
-class CallbackRead final : public detail::PendingRead {
- public:
-  CallbackRead(const detail::TensorImpl* tensor, const detail::ContextImpl* context, void* out,
-               WebnnReadCallback callback, void* userdata)
-      : PendingRead(tensor), context_(context), out_(out), callback_(callback), userdata_(userdata) {}
-
- protected:
-  void deliver(std::span<const std::byte> bytes) override {
-    if (!bytes.empty()) std::memcpy(out_, bytes.data(), bytes.size());
-  }
-  void fail(std::exception_ptr error) override {
-    status_ = WEBNN_STATUS_UNKNOWN_ERROR;
-    message_ = "webnn_context_read_tensor_async: the read failed";
-    try {
-      std::rethrow_exception(std::move(error));
-    } catch (const Error& e) {
-      status_ = status_of(e.kind());
-      message_ = "webnn_context_read_tensor_async: " + e.message();
-    } catch (...) {
+// The completion of webnn_context_read_tensor_async: the C callback with the read's status,
+// called once by MLContext::read_tensor (on the timeline worker when the read step settles it, or
+// on the destroying thread), with `context` marked as the one whose callback this thread runs.
+std::function<void(std::exception_ptr)> read_callback(const WebnnContext* context, WebnnReadCallback callback,
+                                                      void* userdata) {
+  return [context, callback, userdata](std::exception_ptr error) {
+    WebnnStatus status = WEBNN_STATUS_SUCCESS;
+    std::string message;
+    if (error) {
+      status = WEBNN_STATUS_UNKNOWN_ERROR;
+      message = "webnn_context_read_tensor_async: the read failed";
+      try {
+        std::rethrow_exception(error);
+      } catch (const Error& e) {
+        status = status_of(e.kind());
+        message = "webnn_context_read_tensor_async: " + e.message();
+      } catch (...) {
+      }
     }
-  }
-  void notify() override {
-    const detail::ContextImpl* previous = t_callback_context;
-    t_callback_context = context_;
-    callback_(status_, message_.c_str(), userdata_);
+    const WebnnContext* previous = t_callback_context;
+    t_callback_context = context;
+    callback(status, message.c_str(), userdata);
     t_callback_context = previous;
-  }
-
- private:
-  const detail::ContextImpl* context_;
-  void* out_;
-  WebnnReadCallback callback_;
-  void* userdata_;
-  WebnnStatus status_ = WEBNN_STATUS_SUCCESS;
-  std::string message_;
-};
+  };
+}
 
 void destroy_header(Header& h) { h.magic = 0; }
 
@@ -733,7 +720,7 @@ WebnnStatus webnn_context_read_tensor(WebnnContext* context, WebnnTensor* tensor
     WebnnTensor& t = handle_arg(tensor, kFn, "tensor");
     capi::check_tensor_context(c, t, "tensor");
     if (!out && byte_length != 0) fail(ErrorKind::kTypeError, "out", "is NULL");
-    if (capi::t_callback_context == c.context.impl().get())
+    if (capi::t_callback_context == &c)
       fail(ErrorKind::kInvalidStateError, "context",
            "is the one whose read callback is running on this thread; a blocking read here would wait on itself");
     c.context.read_tensor(t.tensor, {static_cast<std::byte*>(out), byte_length}).get();
@@ -749,9 +736,8 @@ WebnnStatus webnn_context_read_tensor_async(WebnnContext* context, WebnnTensor* 
     capi::require(callback != nullptr, kFn, "callback", "is NULL");
     capi::check_tensor_context(c, t, "tensor");
     if (!out && byte_length != 0) fail(ErrorKind::kTypeError, "out", "is NULL");
-    const auto& impl = c.context.impl();
-    impl->read_tensor(t.tensor, byte_length,
-                      std::make_shared<capi::CallbackRead>(t.tensor.impl().get(), impl.get(), out, callback, userdata));
+    c.context.read_tensor(t.tensor, {static_cast<std::byte*>(out), byte_length},
+                          capi::read_callback(&c, callback, userdata));
   });
 }
 

@@ -56,6 +56,26 @@ class ReadInto final : public PendingRead {
   std::promise<void> promise_;
 };
 
+// ReadInto with a callback for its completion, called by notify(): outside the read's lock, so
+// that the callback may destroy the tensor or the context that settled it.
+class ReadWithCallback final : public PendingRead {
+ public:
+  ReadWithCallback(const TensorImpl* tensor, std::span<std::byte> out, std::function<void(std::exception_ptr)> done)
+      : PendingRead(tensor), out_(out), done_(std::move(done)) {}
+
+ protected:
+  void deliver(std::span<const std::byte> bytes) override {
+    if (!bytes.empty()) std::memcpy(out_.data(), bytes.data(), bytes.size());
+  }
+  void fail(std::exception_ptr error) override { error_ = std::move(error); }
+  void notify() override { done_(error_); }
+
+ private:
+  std::span<std::byte> out_;
+  std::function<void(std::exception_ptr)> done_;
+  std::exception_ptr error_;
+};
+
 // Drops expired entries when the list would grow, so registries stay proportional to the live
 // objects without a sweep on every call.
 template <class T>
@@ -409,20 +429,19 @@ std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std
   return future;
 }
 
-void ContextImpl::read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read) {
+void ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out,
+                              std::function<void(std::exception_ptr)> done) {
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = tensor.impl();
   if (auto e = check_read_locked(t.get())) throw *e;
   const uint64_t n = byte_length_of(*t);
-  if (out_size != n)
-    throw_error(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out_size) +
+  if (out.size() != n)
+    throw_error(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
                                            " bytes but " + t->operand_desc().to_string() + " needs " +
                                            std::to_string(n));
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
-  if (read->tensor() != t.get())
-    throw_error(ErrorKind::kTypeError, "readTensor: the pending read was made for another tensor");
-  queue_read_locked(t, std::move(read));
+  queue_read_locked(t, std::make_shared<ReadWithCallback>(t.get(), out, std::move(done)));
 }
 
 void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read) {

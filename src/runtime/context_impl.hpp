@@ -47,8 +47,8 @@ class PendingRead {
  protected:
   virtual void deliver(std::span<const std::byte> bytes) = 0;  // called once, under mutex_
   virtual void fail(std::exception_ptr error) = 0;             // called once, under mutex_
-  // Called once after deliver() or fail(), outside mutex_, so that a completion callback (the C
-  // ABI's) may destroy the tensor or the context that settled it.
+  // Called once after deliver() or fail(), outside mutex_, so that a completion callback
+  // (MLContext::read_tensor's `done`) may destroy the tensor or the context that settled it.
   virtual void notify() {}
 
  private:
@@ -75,9 +75,8 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   // spec: #api-mlcontext-readtensor and #api-mlcontext-readtensor-byob
   std::future<std::vector<std::byte>> read_tensor(const MLTensor& tensor);
   std::future<void> read_tensor(const MLTensor& tensor, std::span<std::byte> out);
-  // The BYOB form with a completion made by the caller (the C ABI's callback reads): throws what
-  // readTensor would reject with before anything is queued; otherwise `read` is settled once.
-  void read_tensor(const MLTensor& tensor, size_t out_size, std::shared_ptr<PendingRead> read);
+  // The BYOB form completed by a callback (MLContext::read_tensor with `done`).
+  void read_tensor(const MLTensor& tensor, std::span<std::byte> out, std::function<void(std::exception_ptr)> done);
   // spec: #api-mlcontext-writetensor
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
   // For bindings whose promises settle in the order the timeline runs their steps (js/: the

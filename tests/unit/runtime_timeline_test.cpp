@@ -2,6 +2,8 @@
 // wait is on a future or latch; nothing sleeps or measures time.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <future>
 #include <latch>
 #include <mutex>
 #include <thread>
@@ -59,6 +61,56 @@ TEST(RuntimeTimeline, ReadIntoCallerBuffer) {
   std::vector<std::byte> out(16);
   f.ctx.read_tensor(f.a, out).get();
   EXPECT_EQ(to_floats(out), (std::vector<float>{1, 2, 3, 4}));
+}
+
+// The read completed by a callback: called once, off the calling thread, with nullptr and the
+// bytes in the caller's buffer.
+TEST(RuntimeTimeline, CallbackReadDeliversOnceIntoTheCallerBuffer) {
+  Fixture f;
+  f.ctx.write_tensor(f.a, to_bytes({1, 2, 3, 4}));
+  std::vector<std::byte> out(16);
+  std::promise<std::exception_ptr> done;
+  std::atomic<int> calls{0};
+  f.ctx.read_tensor(f.a, out, [&](std::exception_ptr error) {
+    ++calls;
+    done.set_value(error);
+  });
+  EXPECT_EQ(done.get_future().get(), nullptr);
+  EXPECT_EQ(to_floats(out), (std::vector<float>{1, 2, 3, 4}));
+  f.ctx.read_tensor(f.a).get();  // a later step: no second call
+  EXPECT_EQ(calls.load(), 1);
+}
+
+// What readTensor would reject with is thrown before anything is queued (the callback is never
+// called); a tensor destroyed while the read waits calls it with InvalidStateError, at once.
+TEST(RuntimeTimeline, CallbackReadErrors) {
+  Fixture f;
+  bool called = false;
+  auto never = [&](std::exception_ptr) { called = true; };
+  std::vector<std::byte> small(15);
+  EXPECT_EQ(testing::error_of([&] { f.ctx.read_tensor(f.a, small, never); }), ErrorKind::kTypeError);
+  EXPECT_EQ(testing::error_of([&] { f.ctx.read_tensor(f.a, small, nullptr); }), ErrorKind::kTypeError);
+
+  Gate gate;
+  detail::set_before_compute_hook(f.ctx, gate.hook());
+  f.dispatch();
+  std::vector<std::byte> out(16);
+  std::exception_ptr error;
+  int calls = 0;
+  f.ctx.read_tensor(f.c, out, [&](std::exception_ptr e) {
+    ++calls;
+    error = e;
+  });
+  gate.wait_entered();
+  f.c.destroy();  // rejects the pending read on this thread, while the compute is blocked
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(testing::error_of([&] { std::rethrow_exception(error); }), ErrorKind::kInvalidStateError);
+  gate.open();
+  EXPECT_EQ(testing::error_of([&] { f.ctx.read_tensor(f.c, out, never); }), ErrorKind::kTypeError);
+  f.ctx.destroy();  // destroys its tensors too: as readTensor's promise, TypeError
+  EXPECT_EQ(testing::error_of([&] { f.ctx.read_tensor(f.a, out, never); }), ErrorKind::kTypeError);
+  EXPECT_FALSE(called);
+  EXPECT_EQ(calls, 1);
 }
 
 TEST(RuntimeTimeline, ManyThreadsOnOneContextSeeTheirWritesInCallOrder) {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,11 @@ int main(int argc, char** argv) {
     std::vector<float> read(16);
     context.read_tensor(ty, std::as_writable_bytes(std::span(read))).get();
     check(read == yv, "read_tensor into the caller's buffer equals compute()'s result");
+    std::vector<float> again(16);
+    std::promise<std::exception_ptr> done;
+    context.read_tensor(ty, std::as_writable_bytes(std::span(again)),
+                        [&done](std::exception_ptr error) { done.set_value(error); });
+    check(done.get_future().get() == nullptr && again == yv, "read_tensor with a completion callback");
     tz.destroy();
     check(tz.is_destroyed(), "MLTensor::destroy");
 
