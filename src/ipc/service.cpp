@@ -871,12 +871,30 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
     if (live) throw_error(ErrorKind::kInvalidStateError, "webnn serve: a service already listens on " + quote(path));
     ::unlink(path.c_str());
   }
+  // The path appears only once the socket listens: it is bound under a temporary name beside the
+  // path and linked into place after listen(), so a client that sees the file can connect (one
+  // that connected between bind() and listen() was refused). link() fails on an existing path, as
+  // bind() does. A path too long for the temporary name is bound directly.
+  const std::string staging = path + "." + std::to_string(::getpid()) + ".tmp";
+  const bool staged = staging.size() < sizeof(addr.sun_path);
+  const sockaddr_un bind_addr = staged ? unix_address(staging, "webnn serve") : addr;
+  if (staged) ::unlink(staging.c_str());  // left by a killed service that had this pid
   // Created 0600 from the start: no moment where another user could connect.
   const mode_t old = ::umask(0177);
-  const int bound = ::bind(s.listen_fd, reinterpret_cast<const sockaddr*>(&addr), sizeof(addr));
+  const int bound = ::bind(s.listen_fd, reinterpret_cast<const sockaddr*>(&bind_addr), sizeof(bind_addr));
   ::umask(old);
-  if (bound != 0) service_error("cannot bind " + quote(path));
-  if (::listen(s.listen_fd, 64) != 0) service_error("listen");
+  if (bound != 0) service_error("cannot bind " + quote(staged ? staging : path));
+  if (::listen(s.listen_fd, 64) != 0) {
+    if (staged) ::unlink(staging.c_str());
+    service_error("listen");
+  }
+  if (staged) {
+    const int linked = ::link(staging.c_str(), path.c_str());
+    const int saved = errno;
+    ::unlink(staging.c_str());
+    errno = saved;
+    if (linked != 0) service_error("cannot bind " + quote(path));
+  }
 }
 
 Service::~Service() {
