@@ -37,27 +37,10 @@ class ReadToVector final : public PendingRead {
   std::promise<std::vector<std::byte>> promise_;
 };
 
-// The caller's buffer is written only while the read is unsettled, under the read's lock, so a
-// caller whose read was rejected (tensor destroyed) may free the buffer at once.
-class ReadInto final : public PendingRead {
- public:
-  ReadInto(const TensorImpl* tensor, std::span<std::byte> out) : PendingRead(tensor), out_(out) {}
-  std::future<void> future() { return promise_.get_future(); }
-
- protected:
-  void deliver(std::span<const std::byte> bytes) override {
-    std::memcpy(out_.data(), bytes.data(), bytes.size());
-    promise_.set_value();
-  }
-  void fail(std::exception_ptr error) override { promise_.set_exception(std::move(error)); }
-
- private:
-  std::span<std::byte> out_;
-  std::promise<void> promise_;
-};
-
-// ReadInto with a callback for its completion, called by notify(): outside the read's lock, so
-// that the callback may destroy the tensor or the context that settled it.
+// A read into the caller's buffer (readTensor's BYOB form), completed by a callback that notify()
+// calls outside the read's lock, so that it may destroy the tensor or the context that settled
+// it. The buffer is written only while the read is unsettled, under the read's lock, so a caller
+// whose read was rejected (tensor destroyed) may free the buffer at once.
 class ReadWithCallback final : public PendingRead {
  public:
   ReadWithCallback(const TensorImpl* tensor, std::span<std::byte> out, std::function<void(std::exception_ptr)> done)
@@ -411,21 +394,21 @@ std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& ten
   return future;
 }
 
-// spec: #api-mlcontext-readtensor-byob
+// spec: #api-mlcontext-readtensor-byob: the callback form below, its completion a promise and its
+// up-front errors a rejected one.
 std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out) {
-  const RunQueuedOnExit run_queued{timeline};
-  std::lock_guard lock(mutex);
-  const std::shared_ptr<TensorImpl>& t = tensor.impl();
-  if (auto e = check_read_locked(t.get())) return rejected<void>(e->kind(), e->message());
-  const uint64_t n = byte_length_of(*t);
-  if (out.size() != n)
-    return rejected<void>(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
-                                                     " bytes but " + t->operand_desc().to_string() + " needs " +
-                                                     std::to_string(n));
-  if (is_lost()) return rejected<void>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
-  auto read = std::make_shared<ReadInto>(t.get(), out);
-  auto future = read->future();
-  queue_read_locked(t, std::move(read));
+  auto promise = std::make_shared<std::promise<void>>();
+  std::future<void> future = promise->get_future();
+  try {
+    read_tensor(tensor, out, [promise](std::exception_ptr error) {
+      if (error)
+        promise->set_exception(std::move(error));
+      else
+        promise->set_value();
+    });
+  } catch (const Error& e) {
+    return rejected<void>(e.kind(), e.message());
+  }
   return future;
 }
 
