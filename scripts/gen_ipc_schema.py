@@ -25,7 +25,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gen_c_api import splice  # the generated-section splice both generators use
+from gen_api import splice, write_or_check  # what the op-table generators share
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT / "src" / "ipc" / "webnn.capnp"
@@ -98,16 +98,8 @@ def main():
     ap.add_argument("--check", action="store_true")
     args = ap.parse_args()
     desc = json.loads(subprocess.run([args.describe], check=True, capture_output=True, text=True).stdout)
-    current = SCHEMA.read_text(encoding="utf-8")
-    wanted = splice(current, BEGIN + render(desc) + END, BEGIN, END, SCHEMA)
-    if current == wanted:
-        return 0
-    if args.check:
-        print(f"{SCHEMA} is out of date: run scripts/gen_ipc_schema.py --describe <build>/webnn_describe",
-              file=sys.stderr)
-        return 1
-    SCHEMA.write_text(wanted, encoding="utf-8")
-    return 0
+    wanted = splice(SCHEMA.read_text(encoding="utf-8"), BEGIN + render(desc) + END, BEGIN, END, SCHEMA)
+    return write_or_check({SCHEMA: wanted}, args.check, "gen_ipc_schema.py")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import webidl  # noqa: E402
+from gen_api import write_or_check  # noqa: E402  (the generators' shared write-or-check)
 
 ROOT = Path(__file__).resolve().parent.parent
 GENERATED_JS = ROOT / "js" / "lib" / "generated.js"
@@ -534,15 +535,7 @@ def main():
     spec = webidl.load(args.spec)
     gen = Generator(spec, desc)
     files = {GENERATED_JS: gen.render_js(), DTS: gen.render_dts()}
-    stale = [p for p, t in files.items() if not p.exists() or p.read_text(encoding="utf-8") != t]
-    if args.check:
-        for p in stale:
-            print(f"{p} is out of date: run scripts/gen_js.py --describe <build>/webnn_describe", file=sys.stderr)
-        return 1 if stale else 0
-    for p in stale:
-        p.write_text(files[p], encoding="utf-8")
-        print(f"updated {p}")
-    return 0
+    return write_or_check(files, args.check, "gen_js.py")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ CTest `generated_files_up_to_date`:
   file(s)                                   generator                  source
   src/ops/tensor_limits.inc                 gen_tensor_limits.py       the spec's tensor-limits tables
   src/graph/op_signatures.def               gen_op_signatures.py       the spec's IDL
-  include/webnn/webnn.h (operators),        gen_c_api.py               the op table, through webnn_describe
-    src/capi/ops.gen.inc, tests/capi/replay.gen.inc, docs/c-api.md (operators)
+  include/webnn/webnn.h (operators),        gen_api.py                 the op table, through webnn_describe
+    src/capi/ops.gen.inc, tests/capi/replay.gen.inc, docs/c-api.md (operators),
+    include/webnn/webnn.hpp (options, operator methods), src/api/ops.gen.inc,
+    tests/unit/api_replay.gen.inc
   src/ipc/webnn.capnp (operators)           gen_ipc_schema.py          the op table, through webnn_describe
   js/src/*.gen.*, js/lib/*.gen.*            gen_js.py                  the op table and the spec's IDL
   python/webnn/__init__.pyi (operators)     gen_python_stub.py         the built Python module's op table
@@ -62,7 +64,7 @@ def main():
         ("tensor limits", [PYTHON, SCRIPTS / "gen_tensor_limits.py", args.spec], from_stdout("src/ops/tensor_limits.inc")),
         ("op signatures", [PYTHON, SCRIPTS / "gen_op_signatures.py", args.spec],
          from_stdout("src/graph/op_signatures.def")),
-        ("C ABI", [PYTHON, SCRIPTS / "gen_c_api.py", "--describe", describe, *check], None),
+        ("C and C++ APIs", [PYTHON, SCRIPTS / "gen_api.py", "--describe", describe, *check], None),
         ("IPC schema", [PYTHON, SCRIPTS / "gen_ipc_schema.py", "--describe", describe, *check], None),
         ("JavaScript", [PYTHON, SCRIPTS / "gen_js.py", "--describe", describe, "--spec", args.spec, *check], None),
         ("Python stub", [PYTHON, SCRIPTS / "gen_python_stub.py", *check], None),

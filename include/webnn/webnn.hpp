@@ -12,6 +12,7 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -24,7 +25,6 @@
 namespace webnn {
 
 struct Graph;  // the IR (src/graph/graph.hpp); opaque here
-class GraphBuilder;
 
 namespace detail {
 struct ContextImpl;
@@ -243,32 +243,76 @@ class WEBNN_EXPORT MLOperand {
 };
 using MLNamedOperands = std::map<std::string, MLOperand>;
 
-// ---- Options dictionaries (spec names in snake_case) ----
+// ---- Options dictionaries: the spec's, members in snake_case. String members are the spec's enum
+// values ("nchw"); an unknown one is a TypeError. An absent optional member takes the spec's
+// default, which validation applies. ----
 struct MLOperatorOptions {
   std::string label;
 };
-struct MLClampOptions : MLOperatorOptions {
-  std::optional<Number> min_value;
-  std::optional<Number> max_value;
+// ---- BEGIN GENERATED options by scripts/gen_api.py from the op table; do not edit ----
+// spec MLEluOptions: elu
+struct MLEluOptions : MLOperatorOptions {
+  double alpha = 1.0;
 };
+// spec MLHardSigmoidOptions: hardSigmoid
+struct MLHardSigmoidOptions : MLOperatorOptions {
+  double alpha = 0.2;
+  double beta = 0.5;
+};
+// spec MLLeakyReluOptions: leakyRelu
+struct MLLeakyReluOptions : MLOperatorOptions {
+  double alpha = 0.01;
+};
+// spec MLLinearOptions: linear
+struct MLLinearOptions : MLOperatorOptions {
+  double alpha = 1.0;
+  double beta = 0.0;
+};
+// spec MLClampOptions: clamp
+struct MLClampOptions : MLOperatorOptions {
+  Number min_value = -std::numeric_limits<double>::infinity();
+  Number max_value = std::numeric_limits<double>::infinity();
+};
+// spec MLConv2dOptions: conv2d
 struct MLConv2dOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> padding;
-  std::optional<std::vector<uint32_t>> strides;
-  std::optional<std::vector<uint32_t>> dilations;
+  std::optional<std::vector<uint32_t>> padding;    // absent: the spec's default
+  std::optional<std::vector<uint32_t>> strides;    // absent: the spec's default
+  std::optional<std::vector<uint32_t>> dilations;  // absent: the spec's default
   uint32_t groups = 1;
-  std::string input_layout = "nchw";
-  std::string filter_layout = "oihw";
+  std::string input_layout = "nchw";   // "nchw" | "nhwc"
+  std::string filter_layout = "oihw";  // "oihw" | "hwio" | "ohwi" | "ihwo"
   std::optional<MLOperand> bias;
 };
-struct MLPool2dOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> window_dimensions;
-  std::optional<std::vector<uint32_t>> padding;
-  std::optional<std::vector<uint32_t>> strides;
-  std::optional<std::vector<uint32_t>> dilations;
-  std::string layout = "nchw";
-  std::string output_shape_rounding = "floor";
-  std::optional<std::vector<uint32_t>> output_sizes;
+// spec MLConvTranspose2dOptions: convTranspose2d
+struct MLConvTranspose2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> padding;         // absent: the spec's default
+  std::optional<std::vector<uint32_t>> strides;         // absent: the spec's default
+  std::optional<std::vector<uint32_t>> dilations;       // absent: the spec's default
+  std::optional<std::vector<uint32_t>> output_padding;  // absent: the spec's default
+  std::optional<std::vector<uint32_t>> output_sizes;    // absent: the spec's default
+  uint32_t groups = 1;
+  std::string input_layout = "nchw";   // "nchw" | "nhwc"
+  std::string filter_layout = "iohw";  // "iohw" | "hwoi" | "ohwi"
+  std::optional<MLOperand> bias;
 };
+// spec MLPool2dOptions: averagePool2d, l2Pool2d, maxPool2d
+struct MLPool2dOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> window_dimensions;  // absent: the spec's default
+  std::optional<std::vector<uint32_t>> padding;            // absent: the spec's default
+  std::optional<std::vector<uint32_t>> strides;            // absent: the spec's default
+  std::optional<std::vector<uint32_t>> dilations;          // absent: the spec's default
+  std::string layout = "nchw";                             // "nchw" | "nhwc"
+  std::string output_shape_rounding = "floor";             // "floor" | "ceil"
+  std::optional<std::vector<uint32_t>> output_sizes;       // absent: the spec's default
+};
+// spec MLResample2dOptions: resample2d
+struct MLResample2dOptions : MLOperatorOptions {
+  std::string mode = "nearest-neighbor";       // "nearest-neighbor" | "linear"
+  std::optional<std::vector<float>> scales;    // absent: the spec's default
+  std::optional<std::vector<uint32_t>> sizes;  // absent: the spec's default
+  std::optional<std::vector<uint32_t>> axes;   // absent: the spec's default
+};
+// spec MLGemmOptions: gemm
 struct MLGemmOptions : MLOperatorOptions {
   std::optional<MLOperand> c;
   double alpha = 1.0;
@@ -276,112 +320,97 @@ struct MLGemmOptions : MLOperatorOptions {
   bool a_transpose = false;
   bool b_transpose = false;
 };
-struct MLLayerNormalizationOptions : MLOperatorOptions {
-  std::optional<MLOperand> scale;
-  std::optional<MLOperand> bias;
-  std::optional<std::vector<uint32_t>> axes;
-  double epsilon = 1e-5;
-};
-struct MLReduceOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> axes;
-  bool keep_dimensions = false;
-};
-struct MLTransposeOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> permutation;
-};
-struct MLSplitOptions : MLOperatorOptions {
-  uint32_t axis = 0;
-};
-struct MLSliceOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> strides;
-};
-struct MLEluOptions : MLOperatorOptions {
-  double alpha = 1.0;
-};
-struct MLHardSigmoidOptions : MLOperatorOptions {
-  double alpha = 0.2;
-  double beta = 0.5;
-};
-struct MLLeakyReluOptions : MLOperatorOptions {
-  double alpha = 0.01;
-};
-struct MLLinearOptions : MLOperatorOptions {
-  double alpha = 1.0;
-  double beta = 0.0;
-};
-struct MLArgMinMaxOptions : MLOperatorOptions {
-  bool keep_dimensions = false;
-  DataType output_data_type = DataType::kInt32;
-};
-struct MLCumulativeSumOptions : MLOperatorOptions {
-  bool exclusive = false;
-  bool reversed = false;
-};
+// spec MLBatchNormalizationOptions: batchNormalization
 struct MLBatchNormalizationOptions : MLOperatorOptions {
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
   uint32_t axis = 1;
-  double epsilon = 1e-5;
+  double epsilon = 1e-05;
 };
+// spec MLInstanceNormalizationOptions: instanceNormalization
 struct MLInstanceNormalizationOptions : MLOperatorOptions {
   std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
-  double epsilon = 1e-5;
-  std::string layout = "nchw";
+  double epsilon = 1e-05;
+  std::string layout = "nchw";  // "nchw" | "nhwc"
 };
-struct MLConvTranspose2dOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> padding;
-  std::optional<std::vector<uint32_t>> strides;
-  std::optional<std::vector<uint32_t>> dilations;
-  std::optional<std::vector<uint32_t>> output_padding;
-  std::optional<std::vector<uint32_t>> output_sizes;
-  uint32_t groups = 1;
-  std::string input_layout = "nchw";
-  std::string filter_layout = "iohw";
+// spec MLLayerNormalizationOptions: layerNormalization
+struct MLLayerNormalizationOptions : MLOperatorOptions {
+  std::optional<MLOperand> scale;
   std::optional<MLOperand> bias;
+  std::optional<std::vector<uint32_t>> axes;  // absent: the spec's default
+  double epsilon = 1e-05;
 };
-struct MLResample2dOptions : MLOperatorOptions {
-  std::string mode = "nearest-neighbor";
-  std::optional<std::vector<float>> scales;
-  std::optional<std::vector<uint32_t>> sizes;
-  std::optional<std::vector<uint32_t>> axes;
+// spec MLReduceOptions: reduceL1, reduceL2, reduceLogSum, reduceLogSumExp, reduceMax, reduceMean, reduceMin,
+// reduceProduct, reduceSum, reduceSumSquare
+struct MLReduceOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> axes;  // absent: the spec's default
+  bool keep_dimensions = false;
 };
+// spec MLArgMinMaxOptions: argMax, argMin
+struct MLArgMinMaxOptions : MLOperatorOptions {
+  bool keep_dimensions = false;
+  DataType output_data_type = DataType::kInt32;
+};
+// spec MLCumulativeSumOptions: cumulativeSum
+struct MLCumulativeSumOptions : MLOperatorOptions {
+  bool exclusive = false;
+  bool reversed = false;
+};
+// spec MLTransposeOptions: transpose
+struct MLTransposeOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> permutation;  // absent: the spec's default
+};
+// spec MLSplitOptions: split
+struct MLSplitOptions : MLOperatorOptions {
+  uint32_t axis = 0;
+};
+// spec MLSliceOptions: slice
+struct MLSliceOptions : MLOperatorOptions {
+  std::optional<std::vector<uint32_t>> strides;  // absent: the spec's default
+};
+// spec MLPadOptions: pad
 struct MLPadOptions : MLOperatorOptions {
-  std::string mode = "constant";
+  std::string mode = "constant";  // "constant" | "edge" | "reflection"
   Number value = 0.0;
 };
+// spec MLReverseOptions: reverse
 struct MLReverseOptions : MLOperatorOptions {
-  std::optional<std::vector<uint32_t>> axes;
+  std::optional<std::vector<uint32_t>> axes;  // absent: the spec's default
 };
+// spec MLTriangularOptions: triangular
 struct MLTriangularOptions : MLOperatorOptions {
   bool upper = true;
   int32_t diagonal = 0;
 };
+// spec MLGatherOptions: gather, gatherElements
 struct MLGatherOptions : MLOperatorOptions {
   uint32_t axis = 0;
 };
+// spec MLScatterOptions: scatterElements
 struct MLScatterOptions : MLOperatorOptions {
   uint32_t axis = 0;
 };
-// Recurrent options: direction "forward" | "backward" | "both"; activations from "relu",
-// "sigmoid", "tanh" (absent: the op's default list).
+// spec MLGruOptions: gru
 struct MLGruOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrent_bias;
   std::optional<MLOperand> initial_hidden_state;
   bool reset_after = true;
   bool return_sequence = false;
-  std::string direction = "forward";
-  std::string layout = "zrn";
-  std::optional<std::vector<std::string>> activations;
+  std::string direction = "forward";                    // "forward" | "backward" | "both"
+  std::string layout = "zrn";                           // "zrn" | "rzn"
+  std::optional<std::vector<std::string>> activations;  // "relu" | "sigmoid" | "tanh"
 };
+// spec MLGruCellOptions: gruCell
 struct MLGruCellOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrent_bias;
   bool reset_after = true;
-  std::string layout = "zrn";
-  std::optional<std::vector<std::string>> activations;
+  std::string layout = "zrn";                           // "zrn" | "rzn"
+  std::optional<std::vector<std::string>> activations;  // "relu" | "sigmoid" | "tanh"
 };
+// spec MLLstmOptions: lstm
 struct MLLstmOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrent_bias;
@@ -389,17 +418,19 @@ struct MLLstmOptions : MLOperatorOptions {
   std::optional<MLOperand> initial_hidden_state;
   std::optional<MLOperand> initial_cell_state;
   bool return_sequence = false;
-  std::string direction = "forward";
-  std::string layout = "iofg";
-  std::optional<std::vector<std::string>> activations;
+  std::string direction = "forward";                    // "forward" | "backward" | "both"
+  std::string layout = "iofg";                          // "iofg" | "ifgo"
+  std::optional<std::vector<std::string>> activations;  // "relu" | "sigmoid" | "tanh"
 };
+// spec MLLstmCellOptions: lstmCell
 struct MLLstmCellOptions : MLOperatorOptions {
   std::optional<MLOperand> bias;
   std::optional<MLOperand> recurrent_bias;
   std::optional<MLOperand> peephole_weight;
-  std::string layout = "iofg";
-  std::optional<std::vector<std::string>> activations;
+  std::string layout = "iofg";                          // "iofg" | "ifgo"
+  std::optional<std::vector<std::string>> activations;  // "relu" | "sigmoid" | "tanh"
 };
+// ---- END GENERATED options ----
 
 // ---- MLGraphBuilder ----
 // Every method validates as the spec's algorithm says and throws webnn::Error (TypeError unless
@@ -417,7 +448,11 @@ class WEBNN_EXPORT MLGraphBuilder {
   // spec: #api-mlgraphbuilder-build. One builder builds once.
   MLGraph build(const MLNamedOperands& outputs);
 
-  // Element-wise binary
+  // The operators: one method per op of the spec, its operands and required arguments in the
+  // spec's order, then its options. Ops that return sequence<MLOperand> return a vector: gru
+  // [output, outputSequence if returnSequence], lstm [output, cellState, outputSequence if
+  // returnSequence], lstmCell [output, cellState], split one operand per part.
+  // ---- BEGIN GENERATED methods by scripts/gen_api.py from the op table; do not edit ----
   MLOperand add(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand sub(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand mul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
@@ -425,43 +460,11 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand max(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand min(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand pow(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
-  // Element-wise unary and activations
-  MLOperand erf(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand exp(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand sqrt(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand relu(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand sigmoid(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand tanh(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand gelu(const MLOperand& input, const MLOperatorOptions& options = {});
-  MLOperand clamp(const MLOperand& input, const MLClampOptions& options = {});
-  MLOperand cast(const MLOperand& input, DataType data_type, const MLOperatorOptions& options = {});
-  // Convolution and pooling
-  MLOperand conv2d(const MLOperand& input, const MLOperand& filter, const MLConv2dOptions& options = {});
-  MLOperand average_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
-  MLOperand max_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
-  // Matrix multiplication
-  MLOperand matmul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
-  MLOperand gemm(const MLOperand& a, const MLOperand& b, const MLGemmOptions& options = {});
-  // Normalization
-  MLOperand layer_normalization(const MLOperand& input, const MLLayerNormalizationOptions& options = {});
-  MLOperand softmax(const MLOperand& input, uint32_t axis, const MLOperatorOptions& options = {});
-  // Reduction
-  MLOperand reduce_mean(const MLOperand& input, const MLReduceOptions& options = {});
-  // Shape and data movement
-  MLOperand reshape(const MLOperand& input, const std::vector<uint32_t>& new_shape,
-                    const MLOperatorOptions& options = {});
-  MLOperand transpose(const MLOperand& input, const MLTransposeOptions& options = {});
-  MLOperand concat(const std::vector<MLOperand>& inputs, uint32_t axis, const MLOperatorOptions& options = {});
-  std::vector<MLOperand> split(const MLOperand& input, uint32_t splits, const MLSplitOptions& options = {});
-  std::vector<MLOperand> split(const MLOperand& input, const std::vector<uint32_t>& splits,
-                               const MLSplitOptions& options = {});
-  MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts, const std::vector<uint32_t>& sizes,
-                  const MLSliceOptions& options = {});
-
-  // Element-wise unary
   MLOperand abs(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand ceil(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand cos(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand erf(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand exp(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand floor(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand identity(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand log(const MLOperand& input, const MLOperatorOptions& options = {});
@@ -470,8 +473,12 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand round_even(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand sin(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand sign(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sqrt(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand tan(const MLOperand& input, const MLOperatorOptions& options = {});
-  // Activations
+  MLOperand relu(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand sigmoid(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand tanh(const MLOperand& input, const MLOperatorOptions& options = {});
+  MLOperand gelu(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand elu(const MLOperand& input, const MLEluOptions& options = {});
   MLOperand hard_sigmoid(const MLOperand& input, const MLHardSigmoidOptions& options = {});
   MLOperand hard_swish(const MLOperand& input, const MLOperatorOptions& options = {});
@@ -480,7 +487,8 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand prelu(const MLOperand& input, const MLOperand& slope, const MLOperatorOptions& options = {});
   MLOperand softplus(const MLOperand& input, const MLOperatorOptions& options = {});
   MLOperand softsign(const MLOperand& input, const MLOperatorOptions& options = {});
-  // Comparison, logical and selection
+  MLOperand clamp(const MLOperand& input, const MLClampOptions& options = {});
+  MLOperand cast(const MLOperand& input, DataType data_type, const MLOperatorOptions& options = {});
   MLOperand equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand not_equal(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
   MLOperand greater(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
@@ -495,21 +503,26 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand is_infinite(const MLOperand& a, const MLOperatorOptions& options = {});
   MLOperand where(const MLOperand& condition, const MLOperand& true_value, const MLOperand& false_value,
                   const MLOperatorOptions& options = {});
-  // Convolution, pooling and resampling
+  MLOperand conv2d(const MLOperand& input, const MLOperand& filter, const MLConv2dOptions& options = {});
   MLOperand conv_transpose2d(const MLOperand& input, const MLOperand& filter,
                              const MLConvTranspose2dOptions& options = {});
+  MLOperand average_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
   MLOperand l2_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
+  MLOperand max_pool2d(const MLOperand& input, const MLPool2dOptions& options = {});
   MLOperand resample2d(const MLOperand& input, const MLResample2dOptions& options = {});
-  // Normalization
+  MLOperand matmul(const MLOperand& a, const MLOperand& b, const MLOperatorOptions& options = {});
+  MLOperand gemm(const MLOperand& a, const MLOperand& b, const MLGemmOptions& options = {});
   MLOperand batch_normalization(const MLOperand& input, const MLOperand& mean, const MLOperand& variance,
                                 const MLBatchNormalizationOptions& options = {});
   MLOperand instance_normalization(const MLOperand& input, const MLInstanceNormalizationOptions& options = {});
-  // Reduction, arg-reduction and scan
+  MLOperand layer_normalization(const MLOperand& input, const MLLayerNormalizationOptions& options = {});
+  MLOperand softmax(const MLOperand& input, uint32_t axis, const MLOperatorOptions& options = {});
   MLOperand reduce_l1(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_l2(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_log_sum(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_log_sum_exp(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_max(const MLOperand& input, const MLReduceOptions& options = {});
+  MLOperand reduce_mean(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_min(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_product(const MLOperand& input, const MLReduceOptions& options = {});
   MLOperand reduce_sum(const MLOperand& input, const MLReduceOptions& options = {});
@@ -517,7 +530,15 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand arg_max(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
   MLOperand arg_min(const MLOperand& input, uint32_t axis, const MLArgMinMaxOptions& options = {});
   MLOperand cumulative_sum(const MLOperand& input, uint32_t axis, const MLCumulativeSumOptions& options = {});
-  // Shape and data movement
+  MLOperand reshape(const MLOperand& input, const std::vector<uint32_t>& new_shape,
+                    const MLOperatorOptions& options = {});
+  MLOperand transpose(const MLOperand& input, const MLTransposeOptions& options = {});
+  MLOperand concat(const std::vector<MLOperand>& inputs, uint32_t axis, const MLOperatorOptions& options = {});
+  std::vector<MLOperand> split(const MLOperand& input, uint32_t splits, const MLSplitOptions& options = {});
+  std::vector<MLOperand> split(const MLOperand& input, const std::vector<uint32_t>& splits,
+                               const MLSplitOptions& options = {});
+  MLOperand slice(const MLOperand& input, const std::vector<uint32_t>& starts, const std::vector<uint32_t>& sizes,
+                  const MLSliceOptions& options = {});
   MLOperand expand(const MLOperand& input, const std::vector<uint32_t>& new_shape,
                    const MLOperatorOptions& options = {});
   MLOperand pad(const MLOperand& input, const std::vector<uint32_t>& beginning_padding,
@@ -526,7 +547,6 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand tile(const MLOperand& input, const std::vector<uint32_t>& repetitions,
                  const MLOperatorOptions& options = {});
   MLOperand triangular(const MLOperand& input, const MLTriangularOptions& options = {});
-  // Gather and scatter
   MLOperand gather(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
   MLOperand gather_elements(const MLOperand& input, const MLOperand& indices, const MLGatherOptions& options = {});
   MLOperand gather_nd(const MLOperand& input, const MLOperand& indices, const MLOperatorOptions& options = {});
@@ -534,8 +554,6 @@ class WEBNN_EXPORT MLGraphBuilder {
                              const MLScatterOptions& options = {});
   MLOperand scatter_nd(const MLOperand& input, const MLOperand& indices, const MLOperand& updates,
                        const MLOperatorOptions& options = {});
-  // Recurrent networks: gru returns [output, outputSequence if returnSequence], lstm
-  // [output, cellState, outputSequence if returnSequence], lstmCell [output, cellState].
   std::vector<MLOperand> gru(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
                              uint32_t steps, uint32_t hidden_size, const MLGruOptions& options = {});
   MLOperand gru_cell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
@@ -545,14 +563,12 @@ class WEBNN_EXPORT MLGraphBuilder {
   std::vector<MLOperand> lstm_cell(const MLOperand& input, const MLOperand& weight, const MLOperand& recurrent_weight,
                                    const MLOperand& hidden_state, const MLOperand& cell_state, uint32_t hidden_size,
                                    const MLLstmCellOptions& options = {});
-  // Quantization
   MLOperand quantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
                             const MLOperatorOptions& options = {});
   MLOperand dequantize_linear(const MLOperand& input, const MLOperand& scale, const MLOperand& zero_point,
                               const MLOperatorOptions& options = {});
+  // ---- END GENERATED methods ----
 
-  // The IR builder underneath (for bindings that add operations generically by op name).
-  GraphBuilder& ir_builder();
   // Internal: the state shared with the builder's operands.
   const std::shared_ptr<detail::BuilderImpl>& impl() const { return impl_; }
 

@@ -1,54 +1,18 @@
-// The private state behind the public handles of include/webnn/webnn.hpp. Handles hold
-// shared_ptrs to these; the context owns the timeline on which tensor data is touched.
+// The builder's private state behind MLGraphBuilder and MLOperand (include/webnn/webnn.hpp), and
+// the builder steps that bindings adding operations by kind share (python/, js/, src/capi/).
+// Implemented in src/api/ml_graph_builder.cpp, over the runtime's handles (runtime/handles.hpp).
 #pragma once
 
-#include <atomic>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
-#include "backends/backend.hpp"
 #include "graph/graph_builder.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::detail {
-
-struct ContextImpl;
-
-struct TensorImpl {
-  std::weak_ptr<ContextImpl> context;
-  const ContextImpl* context_id = nullptr;  // identity check without locking the weak_ptr
-  MLTensorDescriptor desc;
-  bool is_constant = false;
-  std::atomic<bool> destroyed{false};
-  // Constant tensors: immutable bytes, shared with every graph that uses the tensor as a constant.
-  BufferRef constant_data;
-  // Other tensors: the bytes, touched only by steps running on the context timeline.
-  std::vector<std::byte> data;
-  // A remote context's tensor: its id in the service's context (set by its creation step).
-  uint32_t remote_id = 0;
-
-  TensorImpl() = default;
-  TensorImpl(const TensorImpl&) = delete;
-  TensorImpl& operator=(const TensorImpl&) = delete;
-  // A remote tensor whose last handle goes is destroyed in the service too, as a local one's
-  // bytes are freed (after every step that used it: those steps held it).
-  ~TensorImpl();
-
-  OperandDescriptor operand_desc() const { return {desc.data_type, desc.shape}; }
-};
-
-struct GraphImpl {
-  std::weak_ptr<ContextImpl> context;
-  const ContextImpl* context_id = nullptr;
-  std::shared_ptr<const Graph> ir;
-  std::unique_ptr<Executable> executable;  // used only on the context timeline
-  std::map<std::string, OperandDescriptor> input_descriptors;
-  std::map<std::string, OperandDescriptor> output_descriptors;
-  std::atomic<bool> destroyed{false};
-};
 
 struct BuilderImpl {
   std::shared_ptr<ContextImpl> context;
@@ -72,12 +36,5 @@ void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string
 // build()'s synchronous steps (outputs validated, the builder marked built); the graph it returns
 // is compiled by context_build_graph, which a binding may run on another thread (js/).
 std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl, const MLNamedOperands& outputs);
-
-// Implemented in src/runtime/. The builder needs only these members of the context.
-bool context_is_lost(const ContextImpl& context);
-uint64_t context_max_tensor_byte_length(const ContextImpl& context);
-// Compiles `ir` on the context's backend and returns the graph handle (spec: build's
-// "convert into an implementation-defined format" step). Throws OperationError on failure.
-MLGraph context_build_graph(const std::shared_ptr<ContextImpl>& context, std::shared_ptr<const Graph> ir);
 
 }  // namespace webnn::detail

@@ -1,5 +1,5 @@
 // The C ABI's handle objects and the argument checks shared by the hand-written functions
-// (capi.cpp) and the generated operator functions (ops.gen.inc, scripts/gen_c_api.py).
+// (capi.cpp) and the generated operator functions (ops.gen.inc, scripts/gen_api.py).
 #pragma once
 
 #include <cstddef>

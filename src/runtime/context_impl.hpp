@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "api/impl.hpp"
+#include "runtime/handles.hpp"
 #include "runtime/remote.hpp"
 #include "runtime/timeline.hpp"
 

@@ -2,6 +2,7 @@
 // name its error.
 #include <gtest/gtest.h>
 
+#include "graph/graph_builder.hpp"
 #include "runtime_fake_backend.hpp"
 
 namespace webnn {

@@ -1,0 +1,59 @@
+// The private state behind the public handles of include/webnn/webnn.hpp that the runtime owns:
+// tensors and graphs. Handles hold shared_ptrs to these; the context owns the timeline on which
+// tensor data is touched. The builder's state is the API's (api/impl.hpp), above this layer.
+#pragma once
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "webnn/webnn.hpp"
+
+namespace webnn::detail {
+
+struct ContextImpl;
+
+struct TensorImpl {
+  std::weak_ptr<ContextImpl> context;
+  const ContextImpl* context_id = nullptr;  // identity check without locking the weak_ptr
+  MLTensorDescriptor desc;
+  bool is_constant = false;
+  std::atomic<bool> destroyed{false};
+  // Constant tensors: immutable bytes, shared with every graph that uses the tensor as a constant.
+  BufferRef constant_data;
+  // Other tensors: the bytes, touched only by steps running on the context timeline.
+  std::vector<std::byte> data;
+  // A remote context's tensor: its id in the service's context (set by its creation step).
+  uint32_t remote_id = 0;
+
+  TensorImpl() = default;
+  TensorImpl(const TensorImpl&) = delete;
+  TensorImpl& operator=(const TensorImpl&) = delete;
+  // A remote tensor whose last handle goes is destroyed in the service too, as a local one's
+  // bytes are freed (after every step that used it: those steps held it).
+  ~TensorImpl();
+
+  OperandDescriptor operand_desc() const { return {desc.data_type, desc.shape}; }
+};
+
+struct GraphImpl {
+  std::weak_ptr<ContextImpl> context;
+  const ContextImpl* context_id = nullptr;
+  std::shared_ptr<const Graph> ir;
+  std::unique_ptr<Executable> executable;  // used only on the context timeline
+  std::map<std::string, OperandDescriptor> input_descriptors;
+  std::map<std::string, OperandDescriptor> output_descriptors;
+  std::atomic<bool> destroyed{false};
+};
+
+// What the builder (src/api/) needs of the context; implemented in src/runtime/context_impl.cpp.
+bool context_is_lost(const ContextImpl& context);
+uint64_t context_max_tensor_byte_length(const ContextImpl& context);
+// Compiles `ir` on the context's backend and returns the graph handle (spec: build's
+// "convert into an implementation-defined format" step). Throws OperationError on failure.
+MLGraph context_build_graph(const std::shared_ptr<ContextImpl>& context, std::shared_ptr<const Graph> ir);
+
+}  // namespace webnn::detail
