@@ -7,7 +7,7 @@ reflection declares them (src/graph/attributes.hpp), as JSON. From that this scr
   - the generated section of include/webnn/webnn.h: the spec enums, one options struct per
     attribute struct (named after the spec's dictionary) with its init function, and one
     webnn_graph_builder_<op>() per op;
-  - src/capi/ops.gen.inc: their implementations over the IR builder;
+  - src/capi/ops.gen.inc: their implementations over the C++ API's methods;
   - the op table of docs/c-api.md;
   - tests/capi/replay.gen.inc: the inverse, for the tests: an IR operation (a graph file's, a WPT
     case's) added to a builder through its C function and C options struct;
@@ -286,26 +286,40 @@ def render_impl(ops):
         else:
             out.append('    capi::require(out != nullptr, kFn, "out", "is NULL");\n')
         out.append(f"    const {op.options_struct} opts = capi::options_arg(options, {options_init_name(op.options_struct)}, kFn);\n")
-        out.append("    std::vector<OperandId> operands;\n")
+        # The arguments in the spec's order (operands, parameters), then the options, each checked
+        # as it is converted; then the C++ API's method.
+        args = []
         for operand in op.operands:
             if operand.endswith("[]"):
                 n = snake(operand[:-2])
-                out.append(f'    capi::operand_list_arg(self, {n}, {n}_count, kFn, "{n}", operands);\n')
+                out.append(f'    const std::vector<MLOperand> {n}_list = capi::operand_list_arg(self, {n}, {n}_count, kFn, "{n}");\n')
+                args.append(f"{n}_list")
             else:
                 n = snake(operand)
-                out.append(f'    operands.push_back(capi::operand_arg(self, {n}, kFn, "{n}"));\n')
-        out.append(f"    {op.attrs} attrs;\n")
+                out.append(f'    const MLOperand& {n}_operand = capi::operand_arg(self, {n}, kFn, "{n}");\n')
+                args.append(f"{n}_operand")
+        visit = None
         for p in op.params:
             n = snake(p["name"])
-            out.append(f"    attrs.{n} = {convert(p, n, n)};\n")
+            out.append(f"    const auto {n}_value = {convert(p, n, n)};\n")
+            if p["type"] == "splits":
+                visit = f"{n}_value"
+                args.append("value")
+            else:
+                args.append(f"{n}_value")
+        out.append(f"    {op.cpp_options} o;\n")
+        out.append("    o.label = opts.label ? opts.label : \"\";\n")
         for f in op.options:
             n = snake(f["name"])
-            out.append(f"    attrs.{n} = {convert(f, 'opts.' + n, 'options->' + n)};\n")
+            out.append(f"    o.{n} = {convert(f, 'opts.' + n, 'options->' + n)};\n")
+        args.append("o")
+        call = f"self.builder->{op.method}({', '.join(args)})"
+        if visit:
+            call = f"std::visit([&](const auto& value) {{ return {call}; }}, {visit})"
         if op.returns_sequence:
-            out.append(f"    capi::add_multiple(self, OpKind::k{op.kind}, std::move(operands), std::move(attrs), opts.label, kFn,\n"
-                       "                        outputs, output_capacity, output_count);\n")
+            out.append(f"    capi::return_outputs(self, {call}, outputs, output_capacity, output_count);\n")
         else:
-            out.append(f"    *out = capi::add_single(self, OpKind::k{op.kind}, std::move(operands), std::move(attrs), opts.label, kFn);\n")
+            out.append(f"    *out = capi::new_operand(self, {call});\n")
         out.append("  });\n}\n\n")
     return "".join(out).rstrip("\n") + "\n"
 

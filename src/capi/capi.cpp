@@ -162,26 +162,27 @@ void check_header(const void* handle, Kind expected, const char* argument) {
          std::string("is ") + kind_name(h->kind) + " where " + kind_name(expected) + " is expected");
 }
 
-OperandId operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument) {
+const MLOperand& operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument) {
   WebnnOperand& o = handle_arg(operand, fn, argument);
   if (o.owner != &b) fail(ErrorKind::kTypeError, argument, "is an operand of another graph builder");
-  return o.operand.id();
+  return o.operand;
 }
 
-std::optional<OperandRef> optional_operand_arg(Builder& b, WebnnOperand* operand, const char* fn,
-                                               const char* argument) {
+std::optional<MLOperand> optional_operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument) {
   if (!operand) return std::nullopt;
-  return OperandRef{operand_arg(b, operand, fn, argument)};
+  return operand_arg(b, operand, fn, argument);
 }
 
-void operand_list_arg(Builder& b, WebnnOperand* const* operands, size_t count, const char* fn, const char* argument,
-                      std::vector<OperandId>& out) {
+std::vector<MLOperand> operand_list_arg(Builder& b, WebnnOperand* const* operands, size_t count, const char* fn,
+                                        const char* argument) {
   if (!operands && count != 0)
     fail(ErrorKind::kTypeError, argument, "is NULL but its count is " + std::to_string(count));
+  std::vector<MLOperand> out;
   for (size_t i = 0; i < count; ++i) {
     const std::string item = std::string(argument) + "[" + std::to_string(i) + "]";
     out.push_back(operand_arg(b, operands[i], fn, item.c_str()));
   }
+  return out;
 }
 
 std::vector<uint32_t> dims_arg(const uint32_t* values, size_t count, const char* fn, const char* argument) {
@@ -232,7 +233,6 @@ SplitSpec splits_arg(const WebnnSplits& splits, const char* fn, const char* argu
   return dims_arg(splits.sizes, splits.count, fn, argument);
 }
 
-namespace {
 WebnnOperand* new_operand(Builder& b, MLOperand operand) {
   std::lock_guard lock(b.mutex);
   WebnnOperand& o = b.operands.emplace_back();
@@ -240,19 +240,9 @@ WebnnOperand* new_operand(Builder& b, MLOperand operand) {
   o.operand = std::move(operand);
   return &o;
 }
-}  // namespace
 
-WebnnOperand* add_single(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                         const char* fn) {
-  (void)fn;
-  auto results = detail::add_by_kind(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
-  return new_operand(b, std::move(results.at(0)));
-}
-
-void add_multiple(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                  const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count) {
-  (void)fn;
-  auto results = detail::add_by_kind(b.builder->impl(), kind, std::move(inputs), std::move(attrs), label ? label : "");
+void return_outputs(Builder& b, std::vector<MLOperand> results, WebnnOperand** outputs, size_t capacity,
+                    size_t* count) {
   *count = results.size();
   if (results.size() > capacity)
     fail(ErrorKind::kTypeError, "output_capacity",

@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "api/impl.hpp"
+#include "graph/attributes.hpp"
 #include "webnn/webnn.h"
 #include "webnn/webnn.hpp"
 
@@ -137,10 +137,11 @@ inline Builder& builder_arg(WebnnGraphBuilder* b, const char* fn, const char* ar
   return handle_arg(b, fn, argument);
 }
 
-OperandId operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument);
-std::optional<OperandRef> optional_operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument);
-void operand_list_arg(Builder& b, WebnnOperand* const* operands, size_t count, const char* fn, const char* argument,
-                      std::vector<OperandId>& out);
+// An operand argument: a live WebnnOperand of builder `b` (not of another builder).
+const MLOperand& operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument);
+std::optional<MLOperand> optional_operand_arg(Builder& b, WebnnOperand* operand, const char* fn, const char* argument);
+std::vector<MLOperand> operand_list_arg(Builder& b, WebnnOperand* const* operands, size_t count, const char* fn,
+                                        const char* argument);
 std::vector<uint32_t> dims_arg(const uint32_t* values, size_t count, const char* fn, const char* argument);
 Number number_arg(const WebnnNumber& value, const char* fn, const char* argument);
 WebnnNumber to_c_number(const Number& value);
@@ -176,24 +177,24 @@ E enum_value(int64_t value, const char* argument) {
   return static_cast<E>(value);
 }
 
+// A C enum as the C++ API's options take it: the spec's string for the value.
 template <SpecEnum E, class CEnum>
-E enum_arg(const CEnum& value, const char* fn, const char* argument) {
+std::string enum_arg(const CEnum& value, const char* fn, const char* argument) {
   (void)fn;
-  return enum_value<E>(raw_enum(value), argument);
+  return std::string(enum_name(enum_value<E>(raw_enum(value), argument)));
 }
 
 template <SpecEnum E, class CEnum>
-std::optional<std::vector<E>> optional_enum_list_arg(const CEnum* values, size_t count, const char* fn,
-                                                     const char* argument) {
-  (void)fn;
+std::optional<std::vector<std::string>> optional_enum_list_arg(const CEnum* values, size_t count, const char* fn,
+                                                               const char* argument) {
   if (!values) {
     if (count != 0) fail(ErrorKind::kTypeError, argument, "is NULL but its count is " + std::to_string(count));
     return std::nullopt;
   }
-  std::vector<E> out;
+  std::vector<std::string> out;
   for (size_t i = 0; i < count; ++i) {
     const std::string item = std::string(argument) + "[" + std::to_string(i) + "]";
-    out.push_back(enum_value<E>(raw_enum(values[i]), item.c_str()));
+    out.push_back(enum_arg<E>(values[i], fn, item.c_str()));
   }
   return out;
 }
@@ -218,9 +219,10 @@ T options_arg(const T* options, void (*init)(T*), const char* fn) {
   return o;
 }
 
-WebnnOperand* add_single(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                         const char* fn);
-void add_multiple(Builder& b, OpKind kind, std::vector<OperandId> inputs, Attributes attrs, const char* label,
-                  const char* fn, WebnnOperand** outputs, size_t capacity, size_t* count);
+// The handle of an operand the C++ API returned, owned by the builder's handle.
+WebnnOperand* new_operand(Builder& b, MLOperand operand);
+// An op's outputs into the caller's array: *count is their number, and a capacity below it is a
+// TypeError (the operation is added all the same; the count says how many it needs).
+void return_outputs(Builder& b, std::vector<MLOperand> results, WebnnOperand** outputs, size_t capacity, size_t* count);
 
 }  // namespace webnn::capi
