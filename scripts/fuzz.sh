@@ -88,6 +88,7 @@ fi
 # Inputs that once crashed a target (tests/fuzz/regressions/, also a unit test).
 cp tests/fuzz/regressions/*.json "$seeds/fuzz_graph_json/"
 cp tests/fuzz/regressions/*.onnx "$seeds/fuzz_onnx_import/"
+cp tests/fuzz/regressions/ipc_service_*.bin "$seeds/fuzz_ipc_service/"
 if [ -f "$model/mobilenetv2.json" ]; then
   cp "$model/mobilenetv2.json" "$seeds/fuzz_graph_json/"
   cp "$model/mobilenetv2.webnn" "$seeds/fuzz_graph_text/"

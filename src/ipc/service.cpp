@@ -268,9 +268,13 @@ class ContextServer final : public wire::Context::Server {
                                                         " (" + flag + ")");
         return true;
       };
+      // The outputs too: a list of empty structs costs no bytes per element, so a message of a
+      // few kilobytes can declare tens of millions of them (a fuzzer's 2.5 KB message asked
+      // decode_graph for 1.3 GB); every output names an operand, so the operands' limit bounds them.
       if (over("operations", description.getOperations().size(), limits.max_graph_operations,
                "--max-graph-operations") ||
-          over("operands", description.getOperands().size(), limits.max_graph_operands, "--max-graph-operands"))
+          over("operands", description.getOperands().size(), limits.max_graph_operands, "--max-graph-operands") ||
+          over("outputs", description.getOutputs().size(), limits.max_graph_operands, "--max-graph-operands"))
         return;
       SharedUnpacker shared(description.hasShared(), description.getShared(), "build");
       ir = decode_graph(description, kDefaultMaxTensorByteLength,

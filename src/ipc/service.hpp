@@ -26,7 +26,7 @@ struct ServiceLimits {
   uint64_t max_message_bytes = uint64_t{256} << 20;
   // Per graph.
   uint64_t max_graph_operations = 100000;
-  uint64_t max_graph_operands = 200000;
+  uint64_t max_graph_operands = 200000;  // and outputs
   // For the service: clients served at once; one more is refused with the reason.
   unsigned max_clients = 64;
   // Worker processes only: a step (dispatch, compute, read) or build running longer ends the

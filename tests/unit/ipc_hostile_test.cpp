@@ -273,6 +273,35 @@ TEST(IpcHostile, AGraphDeclaringTrillionElementOperands) {
   service.check_serves();
 }
 
+// A graph whose outputs outnumber the operands' limit is refused before anything is decoded. A
+// list of empty structs costs no bytes per element: the fuzzer's message of 2.5 KB declared
+// tens of millions of outputs, and decoding them asked for 1.3 GB
+// (tests/fuzz/regressions/ipc_service_outputs_of_empty_structs.bin). Here, 300 outputs of one
+// operand, over the test service's --max-graph-operands 200.
+TEST(IpcHostile, AGraphWithMoreOutputsThanTheOperandLimit) {
+  ServeProcess service;
+  RawClient raw(service.path);
+  auto build = raw.context.buildRequest();
+  build.setGraph(1);
+  auto g = build.initDescription();
+  auto operands = g.initOperands(1);
+  operands[0].initDescriptor().setDataType(wire::DataType::FLOAT32);
+  operands[0].setInput();
+  operands[0].setName("x");
+  auto outs = g.initOutputs(300);
+  for (unsigned i = 0; i < 300; ++i) {
+    outs[i].setName("y" + std::to_string(i));
+    outs[i].setOperand(0);
+  }
+  auto reply = build.send().wait(raw.io.waitScope);
+  ASSERT_TRUE(reply.hasFailure());
+  EXPECT_NE(std::string(reply.getFailure().getMessage().cStr())
+                .find("the graph has 300 outputs, over the service's limit of 200 (--max-graph-operands)"),
+            std::string::npos)
+      << reply.getFailure().getMessage().cStr();
+  service.check_serves();
+}
+
 // A Region capability carrying any descriptor the test makes.
 class FdRegion final : public wire::Region::Server {
  public:
