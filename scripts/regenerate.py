@@ -15,6 +15,10 @@ CTest `generated_files_up_to_date`:
   js/src/*.gen.*, js/lib/*.gen.*            gen_js.py                  the op table and the spec's IDL
   python/webnn/__init__.pyi (operators)     gen_python_stub.py         the built Python module's op table
 
+When the spec's generators rewrite a file (a new op in the spec), the op-table generators stop
+there: the tools they read are built from those files, so the build is run once more and then
+this again (exit status 3 says so).
+
 Usage: scripts/regenerate.py --build BUILD_DIR [--spec webnn.bs] [--check]
 """
 import argparse
@@ -29,17 +33,18 @@ PYTHON = "/usr/bin/python3"
 
 
 def from_stdout(path):
-    """A generator that prints the file: compare with (--check) or write `path`."""
+    """A generator that prints the file: compare with (--check) or write `path`. Returns the stale
+    messages and whether it wrote the file."""
     def finish(out, check):
         target = ROOT / path
         current = target.read_text(encoding="utf-8") if target.exists() else None
         if current == out:
-            return []
+            return [], False
         if not check:
             target.write_text(out, encoding="utf-8")
             print(f"updated {target}")
-            return []
-        return [f"{target} is out of date"]
+            return [], True
+        return [f"{target} is out of date"], False
     return finish
 
 
@@ -71,7 +76,13 @@ def main():
     ]
     env = dict(os.environ, PYTHONPATH=str(python_dir))
     stale = []
+    wrote_spec_files = []  # the spec's generators that rewrote their file
     for name, command, finish in generators:
+        if finish is None and wrote_spec_files:
+            # The tools the op-table generators read were built from the files just rewritten.
+            print(f"regenerate: the spec changed {', '.join(wrote_spec_files)}; rebuild and run again for the "
+                  f"rest (cmake --build {args.build} --target regenerate)", file=sys.stderr)
+            return 3
         result = subprocess.run([str(c) for c in command], capture_output=True, text=True, env=env, cwd=ROOT)
         sys.stdout.write(result.stdout if finish is None else "")
         sys.stderr.write(result.stderr)
@@ -79,7 +90,10 @@ def main():
             if result.returncode != 0:
                 stale.append(f"{name}: the generator failed (status {result.returncode})")
             else:
-                stale += finish(result.stdout, args.check)
+                messages, wrote = finish(result.stdout, args.check)
+                stale += messages
+                if wrote:
+                    wrote_spec_files.append(name)
         elif result.returncode != 0:
             stale.append(f"{name}: " + ("stale" if args.check else f"the generator failed (status {result.returncode})"))
     for s in stale:

@@ -9,6 +9,7 @@ written out here: adding an op to the C++ op table adds its method.
 """
 
 import inspect
+import keyword
 import math
 
 from . import _compat, _webnn
@@ -18,15 +19,28 @@ _KEYWORD = inspect.Parameter.KEYWORD_ONLY
 _SPEC = "https://www.w3.org/TR/webnn/#dom-mlgraphbuilder-"
 
 
+def _python_name(name):
+    """An argument's name in Python: the spec's in snake_case, with a trailing underscore where that
+    is a Python keyword (PEP 8's convention), as ``lambda_`` for an option ``lambda``."""
+    return name + "_" if keyword.iskeyword(name) else name
+
+
+def _native_names(entry):
+    """Python argument name -> the name the native ``_add_operation`` takes."""
+    names = [n for n, _ in entry["operands"]] + [n for n, _ in entry["parameters"]]
+    names += [n for n, _, _ in entry["options"]]
+    return {_python_name(n): n for n in names}
+
+
 def _signature(entry):
     params = [inspect.Parameter("self", _POSITIONAL)]
     for name, is_list in entry["operands"]:
         hint = "Sequence[MLOperand]" if is_list else "MLOperand"
-        params.append(inspect.Parameter(name, _POSITIONAL, annotation=hint))
+        params.append(inspect.Parameter(_python_name(name), _POSITIONAL, annotation=hint))
     for name, hint in entry["parameters"]:
-        params.append(inspect.Parameter(name, _POSITIONAL, annotation=hint))
+        params.append(inspect.Parameter(_python_name(name), _POSITIONAL, annotation=hint))
     for name, default, hint in entry["options"]:
-        params.append(inspect.Parameter(name, _KEYWORD, default=default, annotation=hint))
+        params.append(inspect.Parameter(_python_name(name), _KEYWORD, default=default, annotation=hint))
     params.append(inspect.Parameter("label", _KEYWORD, default="", annotation="str"))
     returns = "list[MLOperand]" if entry["returns_sequence"] else "MLOperand"
     return inspect.Signature(params, return_annotation=returns)
@@ -34,7 +48,7 @@ def _signature(entry):
 
 def _docstring(entry, signature):
     lines = [f"The spec's {entry['name']}() ({_SPEC}{entry['name'].lower()})."]
-    options = [name for name, _, _ in entry["options"]]
+    options = [_python_name(name) for name, _, _ in entry["options"]]
     if options:
         lines.append("Options (keyword-only): " + ", ".join(options) + ", label.")
     else:
@@ -50,6 +64,7 @@ def _make_method(entry):
     signature = _signature(entry)
     kind = entry["kind"]
     operand_names = [name for name, _ in entry["operands"]]
+    native = _native_names(entry)
     adapt = _compat.ADAPTERS.get(entry["method"])
 
     def method(self, *args, **kwargs):
@@ -60,6 +75,7 @@ def _make_method(entry):
         except TypeError as e:
             raise TypeError(f"{entry['method']}(): {e}") from None
         del arguments["self"]
+        arguments = {native.get(name, name): value for name, value in arguments.items()}  # label stays
         operands = [arguments.pop(name) for name in operand_names]
         return self._add_operation(kind, operands, arguments)
 

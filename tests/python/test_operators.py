@@ -240,3 +240,27 @@ def test_none_means_absent(builder):
     x = builder.input("x", [1, 1, 4, 4])
     w = builder.constant(np.ones((1, 1, 3, 3), np.float32))
     assert builder.conv2d(x, w, padding=None, strides=None, bias=None).shape == [1, 1, 2, 2]
+
+
+# ---- an argument named by a Python keyword ----
+
+
+def test_an_argument_named_by_a_python_keyword_takes_a_trailing_underscore():
+    # No op of today's spec has one; an op that did (found adding a throwaway op with an option
+    # `lambda`, docs/design.md, "Adding an operator") made `import webnn` fail. Its method takes
+    # `lambda_` (PEP 8) and hands the native builder the spec's name.
+    from webnn import _ops
+
+    entry = {"kind": 0, "name": "shrink", "method": "shrink", "operands": [("input", False)],
+             "parameters": [("from", "int")], "options": [("lambda", 0.5, "float")], "returns_sequence": False}
+    method = _ops._make_method(entry)
+    assert list(inspect.signature(method).parameters) == ["self", "input", "from_", "lambda_", "label"]
+    assert "lambda_" in method.__doc__
+
+    class Builder:
+        def _add_operation(self, kind, operands, arguments):
+            return kind, operands, arguments
+
+    assert method(Builder(), "x", 3, lambda_=0.25) == (0, ["x"], {"from": 3, "lambda": 0.25})
+    with pytest.raises(TypeError, match="lambda"):
+        method(Builder(), "x", 3, **{"lambda": 0.25})
