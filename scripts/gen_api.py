@@ -301,12 +301,15 @@ def render_impl(ops):
         visit = None
         for p in op.params:
             n = snake(p["name"])
-            out.append(f"    const auto {n}_value = {convert(p, n, n)};\n")
+            value = convert(p, n, n)
+            if value != n:  # a checked conversion, made in the spec's order
+                out.append(f"    const auto {n}_value = {value};\n")
+                value = f"{n}_value"
             if p["type"] == "splits":
-                visit = f"{n}_value"
+                visit = value
                 args.append("value")
             else:
-                args.append(f"{n}_value")
+                args.append(value)
         out.append(f"    {op.cpp_options} o;\n")
         out.append("    o.label = opts.label ? opts.label : \"\";\n")
         for f in op.options:

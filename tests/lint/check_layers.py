@@ -16,6 +16,7 @@ Usage: tests/lint/check_layers.py BUILD_DIR
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -79,7 +80,7 @@ def main():
             if entry is None:
                 problems.append(f"{layer}: no compile command in compile_commands.json")
                 continue
-            args = entry["command"].split()
+            args = shlex.split(entry["command"])
             roots = {Path(a[2:]).name for a in args if a.startswith("-I") and Path(a[2:]).parent == layers_dir}
             allowed = closure(layer, present) | {layer}
             if roots != allowed:
