@@ -23,6 +23,7 @@
 
 #include "formats/formats.hpp"
 #include "ipc/service.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 namespace {
@@ -70,14 +71,14 @@ struct TinyAdd {
   void read_only() { context.read_tensor(y, std::as_writable_bytes(std::span(out))).get(); }
 };
 
-struct Model {
+struct ModelRun {
   MLContext context;
   MLGraph graph;
   MLTensor x, y;
   std::vector<std::byte> in, out;
   std::string in_name, out_name;
-  Model(MLContext c, const std::shared_ptr<const Graph>& ir) : context(std::move(c)) {
-    graph = context.build_graph(ir);
+  ModelRun(MLContext c, const std::shared_ptr<const Graph>& ir) : context(std::move(c)) {
+    graph = detail::context_build_graph(context, ir);
     const OperandDescriptor& din = ir->desc(ir->inputs[0].operand);
     const OperandDescriptor& dout = ir->desc(ir->outputs[0].operand);
     in_name = ir->inputs[0].name;
@@ -122,7 +123,7 @@ int main(int argc, char** argv) {
     remote_options.remote = "unix:" + socket;
     TinyAdd local_add(ML::create_context(local_options)), remote_add(ML::create_context(remote_options));
     std::shared_ptr<const Graph> ir = formats::load_graph(model);
-    Model local_model(ML::create_context(local_options), ir), remote_model(ML::create_context(remote_options), ir);
+    ModelRun local_model(ML::create_context(local_options), ir), remote_model(ML::create_context(remote_options), ir);
     std::vector<double> add_local, add_remote, read_local, read_remote, model_local, model_remote;
     for (int r = 0; r < rounds; ++r) {
       add_local.push_back(round_p50([&] { local_add.step(); }, 2000, 200));

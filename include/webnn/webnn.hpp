@@ -31,12 +31,14 @@ struct ContextImpl;
 struct TensorImpl;
 struct GraphImpl;
 struct BuilderImpl;
+struct HandleAccess;  // the library's own access to a handle's state (src/runtime/handles.hpp)
 }  // namespace detail
 
 class MLContext;
 class MLGraph;
 class MLTensor;
 class MLOperand;
+class Model;
 
 // spec: #enumdef-mlpowerpreference. Layout and rounding enums are the spec's strings in the
 // options below ("nchw", "oihw", "floor"); an unknown string is a TypeError.
@@ -109,9 +111,6 @@ using NamedHostTensors = std::map<std::string, HostTensor>;
 class WEBNN_EXPORT MLTensor {
  public:
   MLTensor() = default;
-  // Internal: handles are made by the library.
-  explicit MLTensor(std::shared_ptr<detail::TensorImpl> impl) : impl_(std::move(impl)) {}
-  const std::shared_ptr<detail::TensorImpl>& impl() const { return impl_; }
   DataType data_type() const;
   const Shape& shape() const;
   bool readable() const;
@@ -120,13 +119,14 @@ class WEBNN_EXPORT MLTensor {
   bool is_destroyed() const;
   // spec: #api-mltensor-destroy. Pending reads are rejected with InvalidStateError, as the spec says.
   void destroy();
+  // Whether the tensor was created by `context` (dispatch, readTensor and writeTensor take only
+  // those).
+  bool belongs_to(const MLContext& context) const;
   explicit operator bool() const { return impl_ != nullptr; }
   friend bool operator==(const MLTensor& a, const MLTensor& b) { return a.impl_ == b.impl_; }
 
  private:
-  friend class MLContext;
-  friend class MLGraphBuilder;
-  friend struct detail::ContextImpl;
+  friend struct detail::HandleAccess;
   std::shared_ptr<detail::TensorImpl> impl_;
 };
 using MLNamedTensors = std::map<std::string, MLTensor>;
@@ -135,24 +135,22 @@ using MLNamedTensors = std::map<std::string, MLTensor>;
 class WEBNN_EXPORT MLGraph {
  public:
   MLGraph() = default;
-  // Internal: handles are made by the library.
-  explicit MLGraph(std::shared_ptr<detail::GraphImpl> impl) : impl_(std::move(impl)) {}
-  const std::shared_ptr<detail::GraphImpl>& impl() const { return impl_; }
   const std::map<std::string, OperandDescriptor>& input_descriptors() const;
   const std::map<std::string, OperandDescriptor>& output_descriptors() const;
   // spec: #api-mlgraph-destroy
   void destroy();
   bool is_destroyed() const;
-  // The immutable IR the graph was built from (for saving, export and inspection).
-  std::shared_ptr<const Graph> ir() const;
-  // Where each operation runs, in IR order.
+  // The graph it was compiled from, as data (to save, export or inspect it, or to compile it for
+  // another context). Available after destroy() too.
+  Model model() const;
+  // Whether the graph was compiled for `context` (dispatch takes only those).
+  bool belongs_to(const MLContext& context) const;
+  // Where each operation runs, in graph order.
   std::vector<std::string> placement() const;
   explicit operator bool() const { return impl_ != nullptr; }
 
  private:
-  friend class MLContext;
-  friend class MLGraphBuilder;
-  friend struct detail::ContextImpl;
+  friend struct detail::HandleAccess;
   std::shared_ptr<detail::GraphImpl> impl_;
 };
 
@@ -160,9 +158,6 @@ class WEBNN_EXPORT MLGraph {
 class WEBNN_EXPORT MLContext {
  public:
   MLContext() = default;
-  // Internal: handles are made by the library.
-  explicit MLContext(std::shared_ptr<detail::ContextImpl> impl) : impl_(std::move(impl)) {}
-  const std::shared_ptr<detail::ContextImpl>& impl() const { return impl_; }
 
   // spec: #api-mlcontext-dispatch. Returns at once; the compute runs on the context timeline.
   void dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs);
@@ -185,16 +180,28 @@ class WEBNN_EXPORT MLContext {
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);
   // spec: #api-mlcontext-opsupportlimits
   MLOpSupportLimits op_support_limits() const;
-  // spec: #api-mlcontext-destroy
+  // spec: #api-mlcontext-destroy. Waits for a compute that is running to finish.
   void destroy();
+  // destroy() with `message` as the lost info's message (our own: a binding that loses its
+  // contexts at exit says why). Without `wait` it returns at once: the context is lost, a compute
+  // already running finishes on the timeline (for an event loop that must not block).
+  void lose(const std::string& message, bool wait = true);
   bool accelerated() const;
   PowerPreference power_preference() const;
   // spec: #dom-mlcontext-lost. Ready once the context is lost (destroyed).
   std::shared_future<MLContextLostInfo> lost() const;
+  // The same as a callback: `listener` is called once, on the thread that loses the context (at
+  // once, on this thread, when it is lost already).
+  void on_lost(std::function<void(const MLContextLostInfo&)> listener);
   bool is_lost() const;
+  // Calls `done` on the timeline once every step queued before this call has run: with nullptr,
+  // or, when `tensor` is given and its creation failed, with that error (createTensor's promise).
+  // `done` is called on the timeline thread, or on the thread that destroys the context.
+  void when_reached(const MLTensor& tensor, std::function<void(std::exception_ptr)> done);
 
-  // Compiles an IR graph (for example one loaded from a graph file) for this context.
-  MLGraph build_graph(std::shared_ptr<const Graph> graph);
+  // Compiles a graph given as data (Model::load, MLGraphBuilder::build_model, MLGraph::model) for
+  // this context: build's asynchronous steps. Throws OperationError when the backend cannot.
+  MLGraph build(const Model& model);
   // Convenience: writes `inputs`, runs `graph` and reads every output, on the same timeline. An
   // input not in `inputs` runs on its default value where the graph has one (an imported ONNX
   // model's initializer of that input's name: Graph::input_defaults); dispatch() needs every input.
@@ -207,9 +214,21 @@ class WEBNN_EXPORT MLContext {
   friend bool operator==(const MLContext& a, const MLContext& b) { return a.impl_ == b.impl_; }
 
  private:
-  friend class ML;
-  friend class MLGraphBuilder;
+  friend struct detail::HandleAccess;
   std::shared_ptr<detail::ContextImpl> impl_;
+};
+
+// A reference to a context that does not keep it alive (for a binding's list of live contexts).
+class WEBNN_EXPORT MLContextRef {
+ public:
+  MLContextRef() = default;
+  explicit MLContextRef(const MLContext& context);
+  // The context, or an empty handle once every MLContext of it is gone.
+  MLContext lock() const;
+  bool expired() const { return impl_.expired(); }
+
+ private:
+  std::weak_ptr<detail::ContextImpl> impl_;
 };
 
 // spec: #api-ml
@@ -219,25 +238,112 @@ class WEBNN_EXPORT ML {
   static MLContext create_context(const MLContextOptions& options = {});
 };
 
+// ---- Model: a graph as data (not in the spec) ----
+// An immutable graph, validated as the builder validates, that is not compiled for any context:
+// loaded from a graph file (webnn-graph JSON or text, docs/formats.md) or an ONNX model
+// (docs/onnx.md), made by MLGraphBuilder::build_model(), or taken from a built graph
+// (MLGraph::model). It saves, exports to ONNX, describes itself and compiles on any context
+// (MLContext::build). Copies share the graph.
+struct ModelLoadOptions {
+  // Default: NAME.weights / NAME.manifest.json beside the graph file NAME.json / NAME.webnn. They
+  // are opened only when the graph refers to the weights file.
+  std::string weights_path;
+  std::string manifest_path;
+  // ONNX models: values of symbolic input dimensions, and inputs frozen to the contents of .npy
+  // files (inputs the model uses as shapes, axes or indices).
+  std::map<std::string, uint32_t> dims;
+  std::map<std::string, std::string> freeze;
+  // The bytes the load may materialise beyond the file's own (an ONNX import's folded values, a
+  // graph file's constants filled from a scalar); 1 GiB when absent.
+  std::optional<uint64_t> memory_budget;
+};
+
+struct ModelSaveOptions {
+  // Default: NAME.weights / NAME.manifest.json beside the graph file.
+  std::string weights_path;
+  std::string manifest_path;
+  // Constants smaller than this many bytes are written inline, the others to the weights file.
+  // 0 keeps every constant in the weights file; SIZE_MAX inlines all.
+  size_t inline_limit = 64;
+};
+
+// An input or output of a model, in graph order.
+struct ModelOperand {
+  std::string name;
+  OperandDescriptor descriptor;
+  // Inputs of an imported ONNX model that have a default value (their initializer): its bytes,
+  // valid while the model lives. Empty otherwise. compute() uses it for an input not given;
+  // dispatch() needs every input.
+  std::span<const std::byte> default_value;
+};
+
+class WEBNN_EXPORT Model {
+ public:
+  Model() = default;
+  // Loads NAME.json, NAME.webnn or NAME.onnx (by the extension). Throws webnn::Error naming the
+  // file and where in it.
+  static Model load(const std::string& path, const ModelLoadOptions& options = {});
+  // Writes NAME.json, NAME.webnn or NAME.dot (Graphviz, write-only), by the extension, plus the
+  // weights files when a constant goes there; atomically (no partial file on failure).
+  void save(const std::string& path, const ModelSaveOptions& options = {}) const;
+  // Writes an ONNX model (opset 17; docs/onnx.md), atomically. Throws NotSupportedError naming
+  // the op when the graph holds something ONNX cannot express exactly.
+  void export_onnx(const std::string& path) const;
+
+  // The graph file's name ("" when it has none).
+  const std::string& name() const;
+  std::vector<ModelOperand> inputs() const;
+  std::vector<ModelOperand> outputs() const;
+  // Inputs of the source model that are constants here, and why (frozen by the caller, or to
+  // their default because the model needs their value when the graph is built).
+  const std::map<std::string, std::string>& frozen_inputs() const;
+  size_t operand_count() const;
+  size_t operation_count() const;
+  // The spec's name of each operation's op -> how many times it occurs.
+  std::map<std::string, size_t> operation_counts() const;
+  size_t constant_count() const;
+  uint64_t constant_bytes() const;
+  explicit operator bool() const { return impl_ != nullptr; }
+
+ private:
+  friend struct detail::HandleAccess;
+  std::shared_ptr<const Graph> impl_;
+};
+
+// One tensor of a weights file (load_weights): its descriptor and bytes, shared with the file's
+// memory mapping (copied only where the file's offset was not aligned to the element size).
+struct WeightsTensor {
+  OperandDescriptor descriptor;
+  std::shared_ptr<const std::byte> data;
+  size_t size = 0;
+};
+// Reads a wg-weights-manifest and its WGWT weights file (docs/formats.md). The manifest and every
+// entry are checked against the file before anything is read; DataError names the file and the
+// tensor otherwise.
+WEBNN_EXPORT std::map<std::string, WeightsTensor> load_weights(const std::string& weights_path,
+                                                               const std::string& manifest_path);
+
 // ---- Export ----
-// Writes the graph as an ONNX model (opset 17; docs/onnx.md) to `path`, atomically. Throws
-// NotSupportedError naming the op when the graph holds something ONNX cannot express exactly.
+// graph.model().export_onnx(path).
 WEBNN_EXPORT void convert_to_onnx(const MLGraph& graph, const std::string& path);
 
 // ---- MLOperand ----
 class WEBNN_EXPORT MLOperand {
  public:
   MLOperand() = default;
-  // Internal: operands are made by MLGraphBuilder.
-  MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
-  const std::shared_ptr<detail::BuilderImpl>& builder() const { return builder_; }
   DataType data_type() const;
   Shape shape() const;
+  // The operand's number in its builder: the builder's operands are numbered from 0 in the order
+  // they were made (MLGraphBuilder::operand finds one by it).
   uint32_t id() const { return id_; }
+  // An input's name; "" for the other operands.
+  std::string name() const;
   explicit operator bool() const { return builder_ != nullptr; }
 
  private:
   friend class MLGraphBuilder;
+  friend struct detail::HandleAccess;
+  MLOperand(std::shared_ptr<detail::BuilderImpl> builder, uint32_t id) : builder_(std::move(builder)), id_(id) {}
   std::shared_ptr<detail::BuilderImpl> builder_;
   uint32_t id_ = 0;
 };
@@ -447,6 +553,9 @@ class WEBNN_EXPORT MLGraphBuilder {
   MLOperand constant(const MLTensor& tensor);
   // spec: #api-mlgraphbuilder-build. One builder builds once.
   MLGraph build(const MLNamedOperands& outputs);
+  // build's synchronous steps alone: the same checks, and the builder is built after it; the
+  // result compiles with MLContext::build (build's asynchronous steps), on any thread.
+  Model build_model(const MLNamedOperands& outputs);
 
   // The operators: one method per op of the spec, its operands and required arguments in the
   // spec's order, then its options. Ops that return sequence<MLOperand> return a vector: gru
@@ -569,10 +678,11 @@ class WEBNN_EXPORT MLGraphBuilder {
                               const MLOperatorOptions& options = {});
   // ---- END GENERATED methods ----
 
-  // Internal: the state shared with the builder's operands.
-  const std::shared_ptr<detail::BuilderImpl>& impl() const { return impl_; }
+  // The operand numbered `id` (MLOperand::id) of this builder; TypeError when it has none.
+  MLOperand operand(uint32_t id) const;
 
  private:
+  friend struct detail::HandleAccess;
   std::shared_ptr<detail::BuilderImpl> impl_;
 };
 

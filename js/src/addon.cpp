@@ -328,25 +328,25 @@ namespace {
 // still computing when exit() runs the library's static destructors would touch freed state, so
 // at exit every context is lost (its queued steps aborted) and its running step awaited first.
 std::mutex g_contexts_mutex;
-std::vector<std::weak_ptr<detail::ContextImpl>>* g_contexts = nullptr;
+std::vector<MLContextRef>* g_contexts = nullptr;
 
 void lose_all_at_exit() {
-  std::vector<std::shared_ptr<detail::ContextImpl>> live;
+  std::vector<MLContext> live;
   {
     std::lock_guard lock(g_contexts_mutex);
     if (!g_contexts) return;
-    for (auto& weak : *g_contexts)
-      if (auto c = weak.lock()) live.push_back(std::move(c));
+    for (const MLContextRef& ref : *g_contexts)
+      if (MLContext c = ref.lock()) live.push_back(std::move(c));
     g_contexts->clear();
   }
-  for (auto& c : live) c->destroy("the process is exiting");
+  for (MLContext& c : live) c.lose("the process is exiting");
 }
 
 void environment_teardown(void* data) {
   auto* st = static_cast<EnvState*>(data);
   st->dispatcher->close(st->env);
-  for (auto& weak : st->contexts)
-    if (auto c = weak.lock()) c->destroy("the JavaScript environment is shutting down");
+  for (const MLContextRef& ref : st->contexts)
+    if (MLContext c = ref.lock()) c.lose("the JavaScript environment is shutting down");
   st->contexts.clear();
 }
 
@@ -355,14 +355,14 @@ void environment_teardown(void* data) {
 void remember_context(napi_env env, const MLContext& context) {
   EnvState& st = state(env);
   std::erase_if(st.contexts, [](const auto& w) { return w.expired(); });
-  st.contexts.push_back(context.impl());
+  st.contexts.emplace_back(context);
   std::lock_guard lock(g_contexts_mutex);
   if (!g_contexts) {
-    g_contexts = new std::vector<std::weak_ptr<detail::ContextImpl>>();  // lives until exit
+    g_contexts = new std::vector<MLContextRef>();  // lives until exit
     std::atexit(lose_all_at_exit);
   }
   std::erase_if(*g_contexts, [](const auto& w) { return w.expired(); });
-  g_contexts->push_back(context.impl());
+  g_contexts->emplace_back(context);
 }
 
 namespace {

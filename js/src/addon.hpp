@@ -52,7 +52,7 @@ struct EnvState {
   std::shared_ptr<Dispatcher> dispatcher;
   napi_threadsafe_function tsfn = nullptr;
   int pending = 0;  // completions owed to JavaScript; the loop is kept alive while > 0
-  std::vector<std::weak_ptr<detail::ContextImpl>> contexts;
+  std::vector<MLContextRef> contexts;
 
   // Around an operation whose completion comes through the dispatcher.
   void begin();
@@ -112,6 +112,7 @@ struct ContextHandle {
 };
 struct BuilderHandle {
   MLGraphBuilder builder;
+  MLContext context;  // the builder's, on which build() compiles
 };
 struct GraphHandle {
   MLGraph graph;

@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "addon.hpp"
-#include "formats/formats.hpp"
 
 namespace webnn::js {
 
@@ -203,15 +202,15 @@ napi_value when_reached(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 3);
     MLContext& c = context_arg(env, args[0]);
-    std::shared_ptr<detail::TensorImpl> tensor;
-    if (type_of(env, args[1]) != napi_null) tensor = tensor_arg(env, args[1], "tensor").impl();
+    MLTensor tensor;
+    if (type_of(env, args[1]) != napi_null) tensor = tensor_arg(env, args[1], "tensor");
     napi_ref callback = reference_to(env, args[2], "callback");
     EnvState& st = state(env);
     st.begin();
     std::shared_ptr<Dispatcher> dispatcher = st.dispatcher;
-    c.impl()->when_reached(tensor, [dispatcher, callback](std::optional<Error> error) {
+    c.when_reached(tensor, [dispatcher, callback](std::exception_ptr error) {
       std::optional<Failure> failure;
-      if (error) failure = Failure{error->kind(), error->message()};
+      if (error) failure = failure_of(std::move(error));
       dispatcher->post([callback, failure](napi_env env) {
         state(env).end();
         call_back(env, callback, {failure ? make_error(env, failure->kind, failure->message) : make_null(env)});
@@ -228,7 +227,7 @@ napi_value read_tensor(napi_env env, napi_callback_info info) {
     Args args(env, info, 3);
     MLContext& c = context_arg(env, args[0]);
     MLTensor& t = tensor_arg(env, args[1], "tensor");
-    const size_t n = t.impl() ? OperandDescriptor{t.data_type(), t.shape()}.byte_length().value_or(0) : 0;
+    const size_t n = t ? OperandDescriptor{t.data_type(), t.shape()}.byte_length().value_or(0) : 0;
     if (type_of(env, args[2]) != napi_function) throw_type_error(env, "callback must be a function");
     EnvState& st = state(env);
     napi_ref callback = reference_to(env, args[2], "callback");
@@ -325,8 +324,8 @@ napi_value destroy_context(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
     // Without waiting for a compute that is running: no call blocks the event loop.
-    const MLContext& c = context_arg(env, args[0]);
-    if (c.impl()) c.impl()->destroy("destroy() was called", /*wait=*/false);
+    MLContext c = context_arg(env, args[0]);
+    if (c) c.lose("destroy() was called", /*wait=*/false);
     return make_undefined(env);
   });
 }
@@ -338,7 +337,7 @@ napi_value on_lost(napi_env env, napi_callback_info info) {
     MLContext& c = context_arg(env, args[0]);
     napi_ref callback = reference_to(env, args[1], "callback");
     std::shared_ptr<Dispatcher> dispatcher = state(env).dispatcher;
-    c.impl()->on_lost([dispatcher, callback](const MLContextLostInfo& lost) {
+    c.on_lost([dispatcher, callback](const MLContextLostInfo& lost) {
       dispatcher->post(
           [callback, message = lost.message](napi_env env) { call_back(env, callback, {make_string(env, message)}); });
     });
@@ -371,7 +370,7 @@ napi_value load_graph(napi_env env, napi_callback_info info) {
     const std::string path = to_string(env, args[1], "path");
     auto work = std::make_unique<PoolWork>();
     auto result = std::make_shared<MLGraph>();
-    work->execute = [context, path, result]() mutable { *result = context.build_graph(formats::load_graph(path)); };
+    work->execute = [context, path, result]() mutable { *result = context.build(Model::load(path)); };
     work->complete = [result](napi_env env) {
       return std::vector<napi_value>{wrap(env, std::make_unique<GraphHandle>(GraphHandle{*result})),
                                      make_descriptors(env, result->input_descriptors()),
@@ -386,8 +385,8 @@ napi_value load_graph(napi_env env, napi_callback_info info) {
 napi_value shutdown(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     EnvState& st = state(env);
-    for (auto& weak : st.contexts)
-      if (auto c = weak.lock()) c->destroy("the process is exiting");
+    for (const MLContextRef& ref : st.contexts)
+      if (MLContext c = ref.lock()) c.lose("the process is exiting");
     st.contexts.clear();
     return make_undefined(env);
   });
@@ -396,11 +395,10 @@ napi_value shutdown(napi_env env, napi_callback_info info) {
 }  // namespace
 
 // Shared with js_builder.cpp: a built graph's compile step on the libuv pool.
-void queue_build(napi_env env, std::shared_ptr<detail::ContextImpl> context, std::shared_ptr<const Graph> ir,
-                 napi_value callback) {
+void queue_build(napi_env env, MLContext context, Model model, napi_value callback) {
   auto work = std::make_unique<PoolWork>();
   auto result = std::make_shared<MLGraph>();
-  work->execute = [context, ir, result] { *result = detail::context_build_graph(context, ir); };
+  work->execute = [context, model, result]() mutable { *result = context.build(model); };
   work->complete = [result](napi_env env) {
     return std::vector<napi_value>{wrap(env, std::make_unique<GraphHandle>(GraphHandle{*result})),
                                    make_descriptors(env, result->input_descriptors()),

@@ -9,10 +9,9 @@
 
 namespace webnn::js {
 
-void queue_build(napi_env env, std::shared_ptr<detail::ContextImpl> context, std::shared_ptr<const Graph> ir,
-                 napi_value callback);                                         // context.cpp
-MLTensor& tensor_handle(napi_env env, napi_value v, const std::string& what);  // context.cpp
-MLContext& context_handle(napi_env env, napi_value v);                         // context.cpp
+void queue_build(napi_env env, MLContext context, Model model, napi_value callback);  // context.cpp
+MLTensor& tensor_handle(napi_env env, napi_value v, const std::string& what);         // context.cpp
+MLContext& context_handle(napi_env env, napi_value v);                                // context.cpp
 
 namespace {
 
@@ -26,9 +25,9 @@ MLOperand operand_ref(napi_env env, napi_value v, const MLGraphBuilder& builder,
   if (items.size() != 2) throw_type_error(env, what + " must be an [builder, id] pair");
   const MLGraphBuilder& owner = builder_arg(env, items[0]).builder;
   const uint32_t id = to_uint32(env, items[1], what);
-  MLOperand operand(owner.impl(), id);
+  MLOperand operand = owner.operand(id);
   // spec: #mlgraphbuilder-validate-operand (TypeError naming the method and the argument).
-  detail::validated_operand(builder.impl(), operand, method, what);
+  detail::validated_operand(detail::impl_of(builder), operand, method, what);
   return operand;
 }
 
@@ -102,7 +101,8 @@ napi_value op_kinds(napi_env env, napi_callback_info) {
 napi_value create_builder(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
-    return wrap(env, std::make_unique<BuilderHandle>(BuilderHandle{MLGraphBuilder(context_handle(env, args[0]))}));
+    const MLContext& context = context_handle(env, args[0]);
+    return wrap(env, std::make_unique<BuilderHandle>(BuilderHandle{MLGraphBuilder(context), context}));
   });
 }
 
@@ -110,7 +110,7 @@ napi_value create_builder(napi_env env, napi_callback_info info) {
 napi_value check_can_build(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 2);
-    detail::check_can_build(builder_arg(env, args[0]).builder.impl(), to_string(env, args[1], "method"));
+    detail::check_can_build(detail::impl_of(builder_arg(env, args[0]).builder), to_string(env, args[1], "method"));
     return make_undefined(env);
   });
 }
@@ -172,7 +172,7 @@ napi_value js_add_operation(napi_env env, napi_callback_info info) {
     std::vector<OperandId> inputs;
     Attributes attrs = default_attributes(kind);
     labelled(label, [&] {
-      detail::check_can_build(b.impl(), method);
+      detail::check_can_build(detail::impl_of(b), method);
       for (napi_value pair : to_elements(env, args[2], "operands")) {
         auto items = to_elements(env, pair, "operands");
         if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
@@ -195,7 +195,7 @@ napi_value js_add_operation(napi_env env, napi_callback_info info) {
     });
 
     std::vector<napi_value> outputs;
-    for (const MLOperand& o : detail::add_by_kind(b.impl(), kind, std::move(inputs), std::move(attrs), label))
+    for (const MLOperand& o : detail::add_by_kind(detail::impl_of(b), kind, std::move(inputs), std::move(attrs), label))
       outputs.push_back(describe_operand(env, o));
     return make_array(env, outputs);
   });
@@ -207,9 +207,10 @@ napi_value js_add_operation(napi_env env, napi_callback_info info) {
 napi_value build(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 3);
-    MLGraphBuilder& b = builder_arg(env, args[0]).builder;
+    BuilderHandle& handle = builder_arg(env, args[0]);
+    MLGraphBuilder& b = handle.builder;
     if (type_of(env, args[2]) != napi_function) throw_type_error(env, "build: callback must be a function");
-    detail::check_can_build(b.impl(), "build");
+    detail::check_can_build(detail::impl_of(b), "build");
     MLNamedOperands outputs;
     for (napi_value pair : to_elements(env, args[1], "outputs")) {
       auto items = to_elements(env, pair, "outputs");
@@ -217,8 +218,8 @@ napi_value build(napi_env env, napi_callback_info info) {
       const std::string name = to_string(env, items[0], "output name");
       outputs[name] = operand_ref(env, items[1], b, "build", "output " + quote(name));
     }
-    std::shared_ptr<const Graph> ir = detail::freeze_for_build(b.impl(), outputs);
-    queue_build(env, b.impl()->context, std::move(ir), args[2]);
+    Model model = b.build_model(outputs);
+    queue_build(env, handle.context, std::move(model), args[2]);
     return make_undefined(env);
   });
 }

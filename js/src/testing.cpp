@@ -21,7 +21,7 @@ napi_value compare_output(napi_env env, napi_callback_info info) {
     Args args(env, info, 4);
     const MLGraph& graph = unwrap<GraphHandle>(env, args[0], "graph").graph;
     const std::string name = to_string(env, args[1], "name");
-    const std::shared_ptr<const Graph> ir = graph.ir();
+    const std::shared_ptr<const Graph> ir = detail::impl_of(graph.model());  // a copy: the Model is a temporary
     const NamedOperand* output = nullptr;
     for (const NamedOperand& o : ir->outputs)
       if (o.name == name) output = &o;
@@ -65,7 +65,7 @@ napi_value hold_computes(napi_env env, napi_callback_info info) {
     Args args(env, info, 1);
     MLContext& c = context_handle(env, args[0]);
     auto gate = std::make_shared<Gate>();
-    gates()[c.impl().get()] = gate;
+    gates()[detail::impl_of(c).get()] = gate;
     detail::set_before_compute_hook(c, [gate] {
       std::unique_lock lock(gate->mutex);
       ++gate->arrived;
@@ -80,7 +80,7 @@ napi_value hold_computes(napi_env env, napi_callback_info info) {
 napi_value computes_arrived(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
-    auto it = gates().find(context_handle(env, args[0]).impl().get());
+    auto it = gates().find(detail::impl_of(context_handle(env, args[0])).get());
     if (it == gates().end()) return make_number(env, 0);
     std::lock_guard lock(it->second->mutex);
     return make_number(env, it->second->arrived);
@@ -92,7 +92,7 @@ napi_value release_computes(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
     MLContext& c = context_handle(env, args[0]);
-    auto it = gates().find(c.impl().get());
+    auto it = gates().find(detail::impl_of(c).get());
     if (it != gates().end()) {
       {
         std::lock_guard lock(it->second->mutex);

@@ -95,10 +95,9 @@ py::array owning_array(DataType type, const Shape& shape, std::vector<std::byte>
 class PyGraph {
  public:
   static std::shared_ptr<PyGraph> built(MLGraph graph);
-  static std::shared_ptr<PyGraph> loaded(std::shared_ptr<const Graph> ir);
+  static std::shared_ptr<PyGraph> loaded(Model model);
 
-  const Graph& ir() const { return *ir_; }
-  const std::shared_ptr<const Graph>& ir_ptr() const { return ir_; }
+  const Model& model() const { return model_; }
   // The executable graph for `context`. Compiles a loaded graph (with the GIL released) on its first
   // use with a context. Throws InvalidStateError once destroyed.
   MLGraph for_context(const MLContext& context);
@@ -106,7 +105,7 @@ class PyGraph {
   bool destroyed() const;
 
  private:
-  std::shared_ptr<const Graph> ir_;
+  Model model_;
   MLGraph bound_;  // empty for loaded graphs
   mutable std::mutex mutex_;
   std::vector<MLGraph> compiled_;  // loaded graphs: one per context

@@ -4,10 +4,7 @@
 #include <chrono>
 #include <map>
 
-#include "api/impl.hpp"
 #include "common.hpp"
-#include "formats/formats.hpp"
-#include "formats/onnx/export.hpp"
 
 namespace webnn::python {
 
@@ -29,15 +26,15 @@ py::dict descriptor_dict(const OperandDescriptor& desc) {
   return d;
 }
 
-py::dict descriptors(const Graph& ir, const std::vector<NamedOperand>& named) {
+py::dict descriptors(const std::vector<ModelOperand>& named) {
   py::dict out;
-  for (const NamedOperand& n : named) out[py::str(n.name)] = descriptor_dict(ir.desc(n.operand));
+  for (const ModelOperand& n : named) out[py::str(n.name)] = descriptor_dict(n.descriptor);
   return out;
 }
 
-py::list names(const std::vector<NamedOperand>& named) {
+py::list names(const std::vector<ModelOperand>& named) {
   py::list out;
-  for (const NamedOperand& n : named) out.append(n.name);
+  for (const ModelOperand& n : named) out.append(n.name);
   return out;
 }
 
@@ -204,14 +201,14 @@ py::dict compute(MLContext& context, PyGraph& graph, const py::dict& inputs, con
 
 std::shared_ptr<PyGraph> PyGraph::built(MLGraph graph) {
   auto g = std::make_shared<PyGraph>();
-  g->ir_ = graph.ir();
+  g->model_ = graph.model();
   g->bound_ = std::move(graph);
   return g;
 }
 
-std::shared_ptr<PyGraph> PyGraph::loaded(std::shared_ptr<const Graph> ir) {
+std::shared_ptr<PyGraph> PyGraph::loaded(Model model) {
   auto g = std::make_shared<PyGraph>();
-  g->ir_ = std::move(ir);
+  g->model_ = std::move(model);
   return g;
 }
 
@@ -223,12 +220,12 @@ MLGraph PyGraph::for_context(const MLContext& context) {
     if (destroyed_) throw_error(ErrorKind::kInvalidStateError, "the graph is destroyed");
     std::erase_if(compiled_, [](const MLGraph& g) { return g.is_destroyed(); });  // their contexts are gone
     for (const MLGraph& g : compiled_)
-      if (g.impl()->context_id == context.impl().get()) return g;
+      if (g.belongs_to(context)) return g;
   }
   MLGraph compiled;
   {
     py::gil_scoped_release release;
-    compiled = MLContext(context).build_graph(ir_);
+    compiled = MLContext(context).build(model_);
   }
   std::lock_guard lock(mutex_);
   if (destroyed_) {
@@ -288,23 +285,26 @@ void bind_context(py::module_& m) {
   py::class_<PyGraph, std::shared_ptr<PyGraph>>(m, "MLGraph",
                                                 "The spec's MLGraph: a built graph, or one loaded with webnn.load().")
       .def_property_readonly(
-          "input_names", [](const PyGraph& g) { return names(g.ir().inputs); }, "The input names, in graph order.")
+          "input_names", [](const PyGraph& g) { return names(g.model().inputs()); }, "The input names, in graph order.")
       .def_property_readonly(
-          "output_names", [](const PyGraph& g) { return names(g.ir().outputs); }, "The output names, in graph order.")
+          "output_names", [](const PyGraph& g) { return names(g.model().outputs()); },
+          "The output names, in graph order.")
       .def(
-          "get_input_names", [](const PyGraph& g) { return names(g.ir().inputs); }, "pywebnn's name of input_names.")
+          "get_input_names", [](const PyGraph& g) { return names(g.model().inputs()); },
+          "pywebnn's name of input_names.")
       .def(
-          "get_output_names", [](const PyGraph& g) { return names(g.ir().outputs); }, "pywebnn's name of output_names.")
+          "get_output_names", [](const PyGraph& g) { return names(g.model().outputs()); },
+          "pywebnn's name of output_names.")
       .def_property_readonly(
-          "inputs", [](const PyGraph& g) { return descriptors(g.ir(), g.ir().inputs); },
+          "inputs", [](const PyGraph& g) { return descriptors(g.model().inputs()); },
           "name -> {'shape': [...], 'data_type': '...'} for every input.")
       .def_property_readonly(
-          "outputs", [](const PyGraph& g) { return descriptors(g.ir(), g.ir().outputs); },
+          "outputs", [](const PyGraph& g) { return descriptors(g.model().outputs()); },
           "name -> {'shape': [...], 'data_type': '...'} for every output.")
       .def_property_readonly(
-          "operand_count", [](const PyGraph& g) { return g.ir().operands.size(); }, "The number of operands.")
+          "operand_count", [](const PyGraph& g) { return g.model().operand_count(); }, "The number of operands.")
       .def_property_readonly(
-          "operation_count", [](const PyGraph& g) { return g.ir().operations.size(); }, "The number of operations.")
+          "operation_count", [](const PyGraph& g) { return g.model().operation_count(); }, "The number of operations.")
       .def_property_readonly("destroyed", &PyGraph::destroyed, "Whether destroy() was called (or its context lost).")
       .def("destroy", &PyGraph::destroy, py::call_guard<py::gil_scoped_release>(),
            "Releases the compiled graph (spec: MLGraph.destroy()).")
@@ -312,14 +312,14 @@ void bind_context(py::module_& m) {
           "save",
           [](const PyGraph& g, py::handle path, py::handle weights_path, py::handle manifest_path,
              size_t inline_limit) {
-            formats::SaveOptions options;
+            ModelSaveOptions options;
             options.weights_path = optional_path(weights_path);
             options.manifest_path = optional_path(manifest_path);
             options.inline_limit = inline_limit;
             const std::string file = path_arg(path);
             if (g.destroyed()) throw_error(ErrorKind::kInvalidStateError, "save: the graph is destroyed");
             py::gil_scoped_release release;
-            formats::save_graph(g.ir(), file, options);
+            g.model().save(file, options);
           },
           py::arg("path"), py::kw_only(), py::arg("weights_path") = py::none(), py::arg("manifest_path") = py::none(),
           py::arg("inline_limit") = 64,
@@ -327,25 +327,25 @@ void bind_context(py::module_& m) {
           "inline_limit bytes or more go to NAME.weights + NAME.manifest.json beside it (or the given\n"
           "paths); smaller ones are written inline.")
       .def("__repr__", [](const PyGraph& g) {
-        return "<webnn.MLGraph " + std::to_string(g.ir().inputs.size()) + " inputs, " +
-               std::to_string(g.ir().outputs.size()) + " outputs, " + std::to_string(g.ir().operations.size()) +
+        return "<webnn.MLGraph " + std::to_string(g.model().inputs().size()) + " inputs, " +
+               std::to_string(g.model().outputs().size()) + " outputs, " + std::to_string(g.model().operation_count()) +
                " operations" + (g.destroyed() ? ", destroyed" : "") + ">";
       });
 
   m.def(
       "load",
       [](py::handle path, py::handle manifest_path, py::handle weights_path, std::optional<uint64_t> memory_budget) {
-        formats::LoadOptions options;
+        ModelLoadOptions options;
         options.weights_path = optional_path(weights_path);
         options.manifest_path = optional_path(manifest_path);
         options.memory_budget = memory_budget;
         const std::string file = path_arg(path);
-        std::shared_ptr<const Graph> ir;
+        Model model;
         {
           py::gil_scoped_release release;
-          ir = formats::load_graph(file, options);
+          model = Model::load(file, options);
         }
-        return PyGraph::loaded(std::move(ir));
+        return PyGraph::loaded(std::move(model));
       },
       py::arg("path"), py::arg("manifest_path") = py::none(), py::arg("weights_path") = py::none(), py::kw_only(),
       py::arg("memory_budget") = py::none(),
@@ -369,21 +369,21 @@ void bind_context(py::module_& m) {
             throw_type_error("load_weights: give weights_path, or a manifest path NAME.manifest.json");
           weights = manifest.substr(0, manifest.size() - suffix.size()) + ".weights";
         }
-        std::shared_ptr<formats::WeightsFile> file;
+        std::map<std::string, WeightsTensor> file;
         {
           py::gil_scoped_release release;
-          file = formats::WeightsFile::open(weights, manifest);
+          file = load_weights(weights, manifest);
         }
         // Read-only arrays over the mapping (a copy only where the file's offset was unaligned),
         // each keeping its bytes alive.
         py::dict out;
-        for (const auto& [key, entry] : file->entries()) {
-          auto holder = std::make_unique<BufferRef>(file->tensor(key));
-          const void* data = holder->data.get();
-          py::capsule owner(holder.get(), [](void* p) { delete static_cast<BufferRef*>(p); });
+        for (auto& [key, tensor] : file) {
+          auto holder = std::make_unique<std::shared_ptr<const std::byte>>(std::move(tensor.data));
+          const void* data = holder->get();
+          py::capsule owner(holder.get(), [](void* p) { delete static_cast<std::shared_ptr<const std::byte>*>(p); });
           holder.release();
-          std::vector<py::ssize_t> dims(entry.desc.shape.begin(), entry.desc.shape.end());
-          py::array array(to_dtype(entry.desc.data_type), dims, data, owner);
+          std::vector<py::ssize_t> dims(tensor.descriptor.shape.begin(), tensor.descriptor.shape.end());
+          py::array array(to_dtype(tensor.descriptor.data_type), dims, data, owner);
           py::detail::array_proxy(array.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
           out[py::str(key)] = array;
         }
@@ -500,7 +500,7 @@ void bind_context(py::module_& m) {
             if (graph.destroyed())
               throw_error(ErrorKind::kInvalidStateError, "convert_to_onnx: the graph is destroyed");
             py::gil_scoped_release release;
-            formats::export_onnx(graph.ir(), file);
+            graph.model().export_onnx(file);
           },
           py::arg("graph"), py::arg("path"),
           "Writes graph as an ONNX model (opset 17, docs/onnx.md) to path. Raises NotSupportedError\n"

@@ -58,7 +58,7 @@ py::object call_op_method(MLGraphBuilder& builder, size_t kind_index, const py::
                           const py::dict& arguments) {
   if (kind_index >= kOpKindCount) throw py::value_error("_add_operation: unknown operator");
   const OpMethod& m = op_methods()[kind_index];
-  const auto& impl = builder.impl();
+  const auto& impl = detail::impl_of(builder);
   if (operands.size() != m.operands.size())
     throw py::type_error(m.method + "() takes " + std::to_string(m.operands.size()) + " operands, got " +
                          std::to_string(operands.size()));
@@ -185,10 +185,8 @@ void bind_builder(py::module_& m) {
       .def_property_readonly(
           "name",
           [](const MLOperand& o) -> py::object {
-            const auto& impl = o.builder();
-            if (!impl) return py::none();
-            std::lock_guard lock(impl->mutex);
-            const std::string& name = impl->ir.graph().operands.at(o.id()).name;
+            if (!o) return py::none();
+            const std::string name = o.name();
             return name.empty() ? py::object(py::none()) : py::object(py::str(name));
           },
           "The input's name (pywebnn's property); None for other operands.")
@@ -221,7 +219,7 @@ void bind_builder(py::module_& m) {
               // The spec's constant(dataType, value): a scalar, integers kept exact.
               const DataType type = data_type_arg(value, "constant");
               Number number;
-              from_python(shape, number, FieldTarget{b.impl(), "constant", "value"});
+              from_python(shape, number, FieldTarget{detail::impl_of(b), "constant", "value"});
               return b.constant(type, number);
             }
             ArrayBytes a = constant_array(value, shape, data_type, "constant");

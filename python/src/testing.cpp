@@ -6,6 +6,7 @@
 
 #include "common.hpp"
 #include "conformance/tolerance.hpp"
+#include "runtime/handles.hpp"
 #include "runtime/test_hooks.hpp"
 
 namespace webnn::python {
@@ -65,7 +66,7 @@ class ComputeGate {
 // element out of tolerance.
 py::object compare_output(const PyGraph& graph, const std::string& name, const py::array& expected,
                           const py::array& actual) {
-  const Graph& ir = graph.ir();
+  const Graph& ir = *detail::impl_of(graph.model());
   const NamedOperand* output = nullptr;
   for (const NamedOperand& o : ir.outputs)
     if (o.name == name) output = &o;

@@ -39,7 +39,7 @@ MLContext create_local_context(const MLContextOptions& options, Timeline::Mode m
   check_options(options);
   const Backend& backend =
       options.backend.empty() ? default_backend(options.accelerated) : find_backend(options.backend);
-  return MLContext(std::make_shared<ContextImpl>(options, backend, mode));
+  return make_handle<MLContext>(std::make_shared<ContextImpl>(options, backend, mode));
 }
 }  // namespace detail
 
@@ -61,7 +61,7 @@ MLContext ML::create_context(const MLContextOptions& options) {
       context->remote->on_lost([weak = std::weak_ptr<detail::ContextImpl>(context)](const std::string& message) {
         if (auto c = weak.lock()) c->destroy(message);
       });
-      return MLContext(context);
+      return detail::make_handle<MLContext>(context);
     }
     return detail::create_local_context(options, detail::Timeline::Mode::kThread);
   } catch (const std::system_error& e) {  // the timeline's thread could not be started
@@ -104,16 +104,35 @@ MLOpSupportLimits MLContext::op_support_limits() const { return context_of(impl_
 
 void MLContext::destroy() { context_of(impl_).destroy("destroy() was called"); }
 
+void MLContext::lose(const std::string& message, bool wait) { context_of(impl_).destroy(message, wait); }
+
+MLContextRef::MLContextRef(const MLContext& context) : impl_(detail::impl_of(context)) {}
+
+MLContext MLContextRef::lock() const { return detail::make_handle<MLContext>(impl_.lock()); }
+
 bool MLContext::accelerated() const { return context_of(impl_).backend->accelerated(); }
 
 PowerPreference MLContext::power_preference() const { return context_of(impl_).options.power_preference; }
 
 std::shared_future<MLContextLostInfo> MLContext::lost() const { return context_of(impl_).lost_future; }
 
+void MLContext::on_lost(std::function<void(const MLContextLostInfo&)> listener) {
+  type_error_if(!listener, "on_lost: the listener is empty");
+  context_of(impl_).on_lost(std::move(listener));
+}
+
 bool MLContext::is_lost() const { return context_of(impl_).is_lost(); }
 
-MLGraph MLContext::build_graph(std::shared_ptr<const Graph> graph) {
-  return context_of(impl_).build_graph(std::move(graph));
+void MLContext::when_reached(const MLTensor& tensor, std::function<void(std::exception_ptr)> done) {
+  type_error_if(!done, "when_reached: the completion callback is empty");
+  context_of(impl_).when_reached(detail::impl_of(tensor), [done = std::move(done)](std::optional<Error> error) {
+    done(error ? std::make_exception_ptr(*error) : nullptr);
+  });
+}
+
+MLGraph MLContext::build(const Model& model) {
+  type_error_if(!model, "build: the model is an empty handle");
+  return context_of(impl_).build_graph(detail::impl_of(model));
 }
 
 NamedHostTensors MLContext::compute(const MLGraph& graph, const NamedHostTensors& inputs) {

@@ -29,7 +29,11 @@ void MLGraph::destroy() {
 
 bool MLGraph::is_destroyed() const { return graph_of(impl_)->destroyed.load(); }
 
-std::shared_ptr<const Graph> MLGraph::ir() const { return graph_of(impl_)->ir; }
+Model MLGraph::model() const { return detail::make_handle<Model>(graph_of(impl_)->ir); }
+
+bool MLGraph::belongs_to(const MLContext& context) const {
+  return graph_of(impl_)->context_id == detail::impl_of(context).get();
+}
 
 std::vector<std::string> MLGraph::placement() const {
   const auto& graph = graph_of(impl_);

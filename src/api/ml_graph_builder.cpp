@@ -28,7 +28,7 @@ void check_can_build(const BuilderImpl& impl, const char* method) {
 // spec: #mlgraphbuilder-validate-operand
 OperandId operand_id(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand, const char* method,
                      const std::string& argument) {
-  type_error_if(operand.builder() != impl || !impl->ir.is_valid(operand.id()),
+  type_error_if(detail::HandleAccess::builder(operand) != impl || !impl->ir.is_valid(operand.id()),
                 std::string(method) + ": " + argument + " is not an operand of this graph builder");
   return operand.id();
 }
@@ -61,7 +61,7 @@ std::vector<MLOperand> add_validated(const std::shared_ptr<BuilderImpl>& impl, O
   });
   std::vector<MLOperand> result;
   for (OperandId id : impl->ir.add_operation(kind, std::move(inputs), std::move(attrs), label))
-    result.emplace_back(impl, id);
+    result.push_back(detail::HandleAccess::operand(impl, id));
   return result;
 }
 
@@ -136,14 +136,27 @@ Shape MLOperand::shape() const {
   return impl.ir.desc(id_).shape;
 }
 
+std::string MLOperand::name() const {
+  BuilderImpl& impl = builder_of(builder_);
+  std::lock_guard<std::mutex> lock(impl.mutex);
+  const Operand& operand = impl.ir.graph().operands.at(id_);
+  return operand.kind == OperandKind::kInput ? operand.name : std::string();
+}
+
 // ---- MLGraphBuilder ----
 
 // spec: #api-mlgraphbuilder-constructor
 MLGraphBuilder::MLGraphBuilder(const MLContext& context) {
-  type_error_if(!context.impl(), "MLGraphBuilder: the context is an empty handle");
-  if (detail::context_is_lost(*context.impl()))
-    throw_error(ErrorKind::kInvalidStateError, "MLGraphBuilder: the context is lost");
-  impl_ = std::make_shared<BuilderImpl>(context.impl(), detail::context_max_tensor_byte_length(*context.impl()));
+  const std::shared_ptr<detail::ContextImpl>& c = detail::impl_of(context);
+  type_error_if(!c, "MLGraphBuilder: the context is an empty handle");
+  if (detail::context_is_lost(*c)) throw_error(ErrorKind::kInvalidStateError, "MLGraphBuilder: the context is lost");
+  impl_ = std::make_shared<BuilderImpl>(c, detail::context_max_tensor_byte_length(*c));
+}
+
+MLOperand MLGraphBuilder::operand(uint32_t id) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  type_error_if(!impl_->ir.is_valid(id), "operand: the graph builder has no operand " + std::to_string(id));
+  return {impl_, id};
 }
 
 // spec: #api-mlgraphbuilder-input
@@ -173,7 +186,7 @@ MLOperand MLGraphBuilder::constant(DataType data_type, Number value) {
 // copied.
 MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  const auto& t = tensor.impl();
+  const auto& t = detail::impl_of(tensor);
   type_error_if(!t, "constant: the tensor is an empty handle");
   type_error_if(t->context_id != impl_->context.get(), "constant: the tensor belongs to another context");
   type_error_if(t->destroyed.load(), "constant: the tensor is destroyed");
@@ -187,6 +200,10 @@ MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
 // spec: #api-mlgraphbuilder-build
 MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
   return detail::context_build_graph(impl_->context, detail::freeze_for_build(impl_, outputs));
+}
+
+Model MLGraphBuilder::build_model(const MLNamedOperands& outputs) {
+  return detail::make_handle<Model>(detail::freeze_for_build(impl_, outputs));
 }
 
 // ---- The operators (generated from the op table by scripts/gen_api.py) ----

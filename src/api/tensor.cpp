@@ -16,6 +16,9 @@ bool MLTensor::readable() const { return tensor_of(impl_).desc.readable; }
 bool MLTensor::writable() const { return tensor_of(impl_).desc.writable; }
 bool MLTensor::constant() const { return tensor_of(impl_).is_constant; }
 bool MLTensor::is_destroyed() const { return tensor_of(impl_).destroyed.load(); }
+bool MLTensor::belongs_to(const MLContext& context) const {
+  return tensor_of(impl_).context_id == detail::impl_of(context).get();
+}
 
 // spec: #api-mltensor-destroy
 void MLTensor::destroy() {

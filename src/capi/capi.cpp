@@ -5,8 +5,6 @@
 #include <cstring>
 
 #include "capi/capi_internal.hpp"
-#include "formats/formats.hpp"
-#include "runtime/context_impl.hpp"
 
 namespace webnn::capi {
 
@@ -40,14 +38,16 @@ void check_bytes(const void* data, size_t byte_length, const OperandDescriptor& 
 }
 
 void check_tensor_context(WebnnContext& c, WebnnTensor& t, const std::string& argument) {
-  const auto& impl = t.tensor.impl();
-  if (impl->context_id != c.context.impl().get()) fail(ErrorKind::kTypeError, argument, "belongs to another context");
+  if (!t.tensor.belongs_to(c.context)) fail(ErrorKind::kTypeError, argument, "belongs to another context");
 }
 
 WebnnGraph* make_graph(MLGraph graph) {
   auto g = std::make_unique<WebnnGraph>();
-  for (const auto& [name, desc] : graph.input_descriptors()) g->inputs.push_back({name, desc});
-  for (const auto& [name, desc] : graph.output_descriptors()) g->outputs.push_back({name, desc});
+  g->model = graph.model();
+  std::map<std::string, std::span<const std::byte>> defaults;
+  for (const ModelOperand& in : g->model.inputs()) defaults[in.name] = in.default_value;
+  for (const auto& [name, desc] : graph.input_descriptors()) g->inputs.push_back({name, desc, defaults[name]});
+  for (const auto& [name, desc] : graph.output_descriptors()) g->outputs.push_back({name, desc, {}});
   g->graph = std::move(graph);
   return g.release();
 }
@@ -224,7 +224,8 @@ DataType data_type_arg(const WebnnDataType& c_value, const char* fn, const char*
   return static_cast<DataType>(value);
 }
 
-SplitSpec splits_arg(const WebnnSplits& splits, const char* fn, const char* argument) {
+std::variant<uint32_t, std::vector<uint32_t>> splits_arg(const WebnnSplits& splits, const char* fn,
+                                                         const char* argument) {
   if (!splits.sizes) {
     if (splits.count > UINT32_MAX)
       fail(ErrorKind::kTypeError, std::string(argument) + ".count", std::to_string(splits.count) + " is too large");
@@ -528,7 +529,7 @@ WebnnStatus webnn_context_load_graph(WebnnContext* context, const char* path, We
     WebnnContext& c = handle_arg(context, kFn, "context");
     capi::require(path != nullptr, kFn, "path", "is NULL");
     capi::require(out != nullptr, kFn, "out", "is NULL");
-    *out = capi::make_graph(c.context.build_graph(formats::load_graph(path)));
+    *out = capi::make_graph(c.context.build(Model::load(path)));
   });
 }
 
@@ -583,10 +584,9 @@ WebnnStatus webnn_graph_input_default(WebnnGraph* graph, size_t index, const voi
     if (index >= g.inputs.size())
       fail(ErrorKind::kTypeError, "index",
            std::to_string(index) + " is out of range (the graph has " + std::to_string(g.inputs.size()) + ")");
-    const auto& defaults = g.graph.ir()->input_defaults;
-    auto it = defaults.find(g.inputs[index].name);
-    *out_data = it == defaults.end() ? nullptr : it->second.data.get();
-    *out_byte_length = it == defaults.end() ? 0 : it->second.size;
+    const std::span<const std::byte> value = g.inputs[index].default_value;
+    *out_data = value.empty() ? nullptr : value.data();
+    *out_byte_length = value.size();
   });
 }
 
@@ -668,7 +668,7 @@ WebnnStatus webnn_context_write_tensor(WebnnContext* context, WebnnTensor* tenso
     WebnnContext& c = handle_arg(context, kFn, "context");
     WebnnTensor& t = handle_arg(tensor, kFn, "tensor");
     capi::check_tensor_context(c, t, "tensor");
-    capi::check_bytes(data, byte_length, t.tensor.impl()->operand_desc(), "data");
+    capi::check_bytes(data, byte_length, OperandDescriptor{t.tensor.data_type(), t.tensor.shape()}, "data");
     c.context.write_tensor(t.tensor, {static_cast<const std::byte*>(data), byte_length});
   });
 }
@@ -679,8 +679,7 @@ WebnnStatus webnn_context_dispatch(WebnnContext* context, WebnnGraph* graph, con
   return guard(kFn, [&] {
     WebnnContext& c = handle_arg(context, kFn, "context");
     WebnnGraph& g = handle_arg(graph, kFn, "graph");
-    if (g.graph.impl()->context_id != c.context.impl().get())
-      fail(ErrorKind::kTypeError, "graph", "belongs to another context");
+    if (!g.graph.belongs_to(c.context)) fail(ErrorKind::kTypeError, "graph", "belongs to another context");
     auto named = [&](const WebnnNamedTensor* list, size_t count, const char* what, size_t expected) {
       if (!list && count != 0) fail(ErrorKind::kTypeError, what, "is NULL but its count is " + std::to_string(count));
       if (count != expected)

@@ -10,10 +10,11 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <type_traits>
+#include <variant>
 #include <vector>
 
-#include "graph/attributes.hpp"
 #include "webnn/webnn.h"
 #include "webnn/webnn.hpp"
 
@@ -61,8 +62,10 @@ struct WebnnGraph {
   struct Named {
     std::string name;
     webnn::OperandDescriptor desc;
+    std::span<const std::byte> default_value;  // inputs: the model's default (bytes held by `model`)
   };
   std::vector<Named> inputs, outputs;  // name order
+  webnn::Model model;
 };
 
 struct WebnnTensor {
@@ -156,7 +159,8 @@ int64_t raw_enum(const E& value) {
 }
 
 DataType data_type_arg(const WebnnDataType& value, const char* fn, const char* argument);
-SplitSpec splits_arg(const WebnnSplits& splits, const char* fn, const char* argument);
+std::variant<uint32_t, std::vector<uint32_t>> splits_arg(const WebnnSplits& splits, const char* fn,
+                                                         const char* argument);
 
 template <class T, class C>
 std::optional<std::vector<T>> optional_list_arg(const C* values, size_t count, const char* fn, const char* argument) {
@@ -168,34 +172,27 @@ std::optional<std::vector<T>> optional_list_arg(const C* values, size_t count, c
   return std::vector<T>(values, values + count);
 }
 
-template <SpecEnum E>
-E enum_value(int64_t value, const char* argument) {
-  constexpr size_t n = std::size(EnumNames<E>::kNames);
-  if (value < 0 || static_cast<uint64_t>(value) >= n)
-    fail(ErrorKind::kTypeError, argument,
-         std::to_string(value) + " is not one of its " + std::to_string(n) + " values");
-  return static_cast<E>(value);
+// A C enum as the C++ API's options take it: the spec's string for the value (`names`, indexed by
+// the C enum's values, generated from the op table).
+template <class CEnum, size_t N>
+std::string enum_arg(const CEnum& value, const std::string_view (&names)[N], const std::string& argument) {
+  const int64_t v = raw_enum(value);
+  if (v < 0 || static_cast<uint64_t>(v) >= N)
+    fail(ErrorKind::kTypeError, argument, std::to_string(v) + " is not one of its " + std::to_string(N) + " values");
+  return std::string(names[v]);
 }
 
-// A C enum as the C++ API's options take it: the spec's string for the value.
-template <SpecEnum E, class CEnum>
-std::string enum_arg(const CEnum& value, const char* fn, const char* argument) {
-  (void)fn;
-  return std::string(enum_name(enum_value<E>(raw_enum(value), argument)));
-}
-
-template <SpecEnum E, class CEnum>
-std::optional<std::vector<std::string>> optional_enum_list_arg(const CEnum* values, size_t count, const char* fn,
-                                                               const char* argument) {
+template <class CEnum, size_t N>
+std::optional<std::vector<std::string>> optional_enum_list_arg(const CEnum* values, size_t count,
+                                                               const std::string_view (&names)[N],
+                                                               const std::string& argument) {
   if (!values) {
     if (count != 0) fail(ErrorKind::kTypeError, argument, "is NULL but its count is " + std::to_string(count));
     return std::nullopt;
   }
   std::vector<std::string> out;
-  for (size_t i = 0; i < count; ++i) {
-    const std::string item = std::string(argument) + "[" + std::to_string(i) + "]";
-    out.push_back(enum_arg<E>(values[i], fn, item.c_str()));
-  }
+  for (size_t i = 0; i < count; ++i)
+    out.push_back(enum_arg(values[i], names, argument + "[" + std::to_string(i) + "]"));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
 #include "graph/graph.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::conformance {
@@ -323,7 +324,7 @@ std::vector<CaseResult> run_file(const std::string& path, const RunOptions& opti
       return;
     }
     try {
-      MLGraph graph = context.build_graph(c.graph);
+      MLGraph graph = detail::context_build_graph(detail::impl_of(context), c.graph);
       results.push_back(check_outputs(c, context.compute(graph, c.inputs)));
     } catch (const Error& e) {
       results.push_back({c.file, c.op, c.name, CaseResult::Status::kFailed, e.what()});

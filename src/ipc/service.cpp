@@ -178,13 +178,13 @@ class ContextServer final : public wire::Context::Server {
       : state_(state), conn_(std::move(conn)), quota_(state.options.limits, *conn_), context_(std::move(context)) {
     ++state_.live;
     std::lock_guard lock(conn_->contexts_mutex);
-    conn_->contexts.insert(context_.impl());
+    conn_->contexts.insert(detail::impl_of(context_));
   }
   ~ContextServer() noexcept(false) {
     context_.destroy();
     {
       std::lock_guard lock(conn_->contexts_mutex);
-      conn_->contexts.erase(context_.impl());
+      conn_->contexts.erase(detail::impl_of(context_));
     }
     state_.live -= 1 + tensors_.size() + graphs_.size();
     for (const auto& [id, t] : tensors_) quota_.release(t.bytes);
@@ -240,7 +240,7 @@ class ContextServer final : public wire::Context::Server {
     checked(state_, *conn_, "attachRegion", [&] {
       const uint32_t id = p.getTensor();
       if (failed_.count(id)) return;  // no storage: its writes are dropped and its reads fail
-      const uint64_t n = tensor(id).impl()->operand_desc().byte_length().value_or(0);
+      const uint64_t n = detail::impl_of(tensor(id))->operand_desc().byte_length().value_or(0);
       if (attached_.count(id))
         throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " has a region already");
       attached_.emplace(
@@ -295,7 +295,7 @@ class ContextServer final : public wire::Context::Server {
     // A graph that passed validation and still does not compile is the API's error, as locally.
     conn_->building_since = std::max<Clock::rep>(1, Clock::now().time_since_epoch().count());
     try {
-      MLGraph graph = context_.build_graph(ir);
+      MLGraph graph = detail::context_build_graph(detail::impl_of(context_), ir);
       const std::vector<std::string> placement = graph.placement();
       auto list = call.getResults().initPlacement(static_cast<unsigned>(placement.size()));
       for (unsigned i = 0; i < list.size(); ++i) list.set(i, wire_text(placement[i]));
@@ -318,7 +318,7 @@ class ContextServer final : public wire::Context::Server {
     checked(state_, *conn_, "compute", [&] {
       g = &graph(p.getGraph());
       SharedUnpacker shared(p.hasShared(), p.getShared(), "compute");
-      const auto& expected = g->impl()->input_descriptors;
+      const auto& expected = g->input_descriptors();
       for (auto in : p.getInputs()) {
         const std::string name = std_text(in.getName());
         auto it = expected.find(name);
@@ -332,7 +332,7 @@ class ContextServer final : public wire::Context::Server {
                                                  "compute destination");
         for (auto d : p.getDestinations()) {
           const std::string name = std_text(d.getName());
-          const auto& outs = g->impl()->output_descriptors;
+          const auto& outs = g->output_descriptors();
           auto it = outs.find(name);
           if (it == outs.end() || !d.getBytes().isShared())
             throw_error(ErrorKind::kDataError, "compute: destination " + quote(name) + " is not an output slice");
@@ -443,7 +443,7 @@ class ContextServer final : public wire::Context::Server {
       t = &tensor(id);
       if (p.getAttached()) into = attached(id).writable_bytes();
       if (p.hasDestination()) {
-        const uint64_t n = t->impl()->operand_desc().byte_length().value_or(0);
+        const uint64_t n = detail::impl_of(*t)->operand_desc().byte_length().value_or(0);
         destination = SharedRegion::map_received(region_fd(p.getDestination(), "readTensor"), n,
                                                  SharedRegion::Access::kWritable, "readTensor destination");
       }

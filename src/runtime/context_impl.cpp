@@ -182,9 +182,9 @@ void ContextImpl::check_tensor_locked(const TensorImpl* tensor, const char* meth
 }
 
 std::shared_ptr<TensorImpl> ContextImpl::check_own_tensor_locked(const MLTensor& tensor, const char* method) const {
-  if (!tensor.impl()) throw_error(ErrorKind::kTypeError, std::string(method) + ": the tensor is an empty handle");
-  check_tensor_locked(tensor.impl().get(), method);
-  return tensor.impl();
+  if (!impl_of(tensor)) throw_error(ErrorKind::kTypeError, std::string(method) + ": the tensor is an empty handle");
+  check_tensor_locked(impl_of(tensor).get(), method);
+  return impl_of(tensor);
 }
 
 const ContextImpl::Failure* ContextImpl::failure_of(const std::shared_ptr<TensorImpl>& tensor) const {
@@ -197,7 +197,7 @@ const ContextImpl::Failure* ContextImpl::failure_of(const std::shared_ptr<Tensor
 void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, const MLNamedTensors& outputs) {
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
-  const std::shared_ptr<GraphImpl>& g = graph.impl();
+  const std::shared_ptr<GraphImpl>& g = impl_of(graph);
   if (!g) throw_error(ErrorKind::kTypeError, "dispatch: the graph is an empty handle");
   if (g->context_id != this) throw_error(ErrorKind::kTypeError, "dispatch: the graph belongs to another context");
   if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "dispatch: the graph is destroyed");
@@ -214,8 +214,8 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
   bound.reserve(inputs.size() + outputs.size());
   auto bind_all = [&](const MLNamedTensors& tensors, const char* role) {
     for (const auto& [name, tensor] : tensors) {
-      if (!tensor.impl()) throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is an empty handle");
-      bound.push_back({tensor.impl().get(), role, &name});
+      if (!impl_of(tensor)) throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is an empty handle");
+      bound.push_back({impl_of(tensor).get(), role, &name});
     }
   };
   bind_all(inputs, "input");
@@ -239,7 +239,7 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
   auto check_descriptors = [&](const MLNamedTensors& tensors, const std::map<std::string, OperandDescriptor>& expected,
                                const char* role) {
     for (const auto& [name, tensor] : tensors) {
-      const TensorImpl& t = *tensor.impl();
+      const TensorImpl& t = *impl_of(tensor);
       if (t.is_constant) throw_error(ErrorKind::kTypeError, "dispatch: " + who(role, name) + " is a constant tensor");
       auto it = expected.find(name);
       if (it == expected.end())
@@ -259,8 +259,8 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
 
   // In the executable's order: graph.inputs[i] / graph.outputs[i].
   std::vector<std::shared_ptr<TensorImpl>> in, out;
-  for (const NamedOperand& named : g->ir->inputs) in.push_back(inputs.at(named.name).impl());
-  for (const NamedOperand& named : g->ir->outputs) out.push_back(outputs.at(named.name).impl());
+  for (const NamedOperand& named : g->ir->inputs) in.push_back(impl_of(inputs.at(named.name)));
+  for (const NamedOperand& named : g->ir->outputs) out.push_back(impl_of(outputs.at(named.name)));
   enqueue_locked(
       [self = shared_from_this(), g, in = std::move(in), out = std::move(out)] { self->dispatch_step(g, in, out); });
 }
@@ -338,7 +338,7 @@ MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
           Failure{ErrorKind::kUnknownError, "createTensor: could not allocate " + std::to_string(n) + " bytes"};
     }
   });
-  return MLTensor(tensor);
+  return make_handle<MLTensor>(tensor);
 }
 
 // spec: #api-mlcontext-createconstanttensor
@@ -359,7 +359,7 @@ MLTensor ContextImpl::create_constant_tensor(const OperandDescriptor& descriptor
   // thread at once. Hence they are placed at the call rather than by a timeline step.
   tensor->constant_data = BufferRef::copy_of(data);
   register_weak(tensors, tensor);
-  return MLTensor(tensor);
+  return make_handle<MLTensor>(tensor);
 }
 
 std::optional<Error> ContextImpl::check_read_locked(const TensorImpl* t) const {
@@ -385,7 +385,7 @@ std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& ten
   using Bytes = std::vector<std::byte>;
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
-  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  const std::shared_ptr<TensorImpl>& t = impl_of(tensor);
   if (auto e = check_read_locked(t.get())) return rejected<Bytes>(e->kind(), e->message());
   if (is_lost()) return rejected<Bytes>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
   auto read = std::make_shared<ReadToVector>(t.get());
@@ -416,7 +416,7 @@ void ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out,
                               std::function<void(std::exception_ptr)> done) {
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
-  const std::shared_ptr<TensorImpl>& t = tensor.impl();
+  const std::shared_ptr<TensorImpl>& t = impl_of(tensor);
   if (auto e = check_read_locked(t.get())) throw *e;
   const uint64_t n = byte_length_of(*t);
   if (out.size() != n)
@@ -619,7 +619,7 @@ MLGraph ContextImpl::build_graph(std::shared_ptr<const Graph> ir) {
   std::lock_guard lock(mutex);
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "build: the context is lost");
   register_weak(graphs, graph);
-  return MLGraph(graph);
+  return make_handle<MLGraph>(graph);
 }
 
 NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTensors& inputs) {
@@ -629,7 +629,7 @@ NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTenso
   auto future = promise->get_future();
   {
     std::lock_guard lock(mutex);
-    const std::shared_ptr<GraphImpl>& g = graph.impl();
+    const std::shared_ptr<GraphImpl>& g = impl_of(graph);
     type_error_if(!g, "compute: the graph is an empty handle");
     type_error_if(g->context_id != this, "compute: the graph belongs to another context");
     if (g->destroyed.load()) throw_error(ErrorKind::kInvalidStateError, "compute: the graph is destroyed");

@@ -16,6 +16,32 @@ namespace webnn::detail {
 
 struct ContextImpl;
 
+// The library's own access to the state behind a public handle (the handles declare it their
+// friend): impl_of(handle) reads it, make_handle<Handle>(state) makes a handle over it.
+struct HandleAccess {
+  template <class Handle>
+  static const auto& impl(const Handle& handle) {
+    return handle.impl_;
+  }
+  template <class Handle, class State>
+  static Handle make(std::shared_ptr<State> state) {
+    Handle handle;
+    handle.impl_ = std::move(state);
+    return handle;
+  }
+  static const std::shared_ptr<BuilderImpl>& builder(const MLOperand& operand) { return operand.builder_; }
+  static MLOperand operand(std::shared_ptr<BuilderImpl> builder, uint32_t id) { return {std::move(builder), id}; }
+};
+
+template <class Handle>
+const auto& impl_of(const Handle& handle) {
+  return HandleAccess::impl(handle);
+}
+template <class Handle, class State>
+Handle make_handle(std::shared_ptr<State> state) {
+  return HandleAccess::make<Handle>(std::move(state));
+}
+
 struct TensorImpl {
   std::weak_ptr<ContextImpl> context;
   const ContextImpl* context_id = nullptr;  // identity check without locking the weak_ptr
@@ -55,5 +81,9 @@ uint64_t context_max_tensor_byte_length(const ContextImpl& context);
 // Compiles `ir` on the context's backend and returns the graph handle (spec: build's
 // "convert into an implementation-defined format" step). Throws OperationError on failure.
 MLGraph context_build_graph(const std::shared_ptr<ContextImpl>& context, std::shared_ptr<const Graph> ir);
+// The same for in-tree users that hold the IR (tests, tools, the service).
+inline MLGraph context_build_graph(const MLContext& context, std::shared_ptr<const Graph> ir) {
+  return context_build_graph(impl_of(context), std::move(ir));
+}
 
 }  // namespace webnn::detail

@@ -6,11 +6,11 @@ namespace webnn::detail {
 
 void set_before_compute_hook(const MLContext& context, std::function<void()> hook) {
   type_error_if(!context, "set_before_compute_hook: the context is an empty handle");
-  context.impl()->set_before_compute_hook(std::move(hook));
+  impl_of(context)->set_before_compute_hook(std::move(hook));
 }
 
 MLContext create_context_with_backend(const Backend& backend, const MLContextOptions& options) {
-  return MLContext(std::make_shared<ContextImpl>(options, backend));
+  return make_handle<MLContext>(std::make_shared<ContextImpl>(options, backend));
 }
 
 }  // namespace webnn::detail

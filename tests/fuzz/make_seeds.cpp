@@ -23,6 +23,7 @@
 #include "ipc/graph_codec.hpp"
 #include "ipc/service.hpp"
 #include "ipc/wire_util.hpp"
+#include "runtime/handles.hpp"
 
 namespace {
 
@@ -108,7 +109,7 @@ void run_case_remotely(const webnn::conformance::Case& c, const std::string& rem
   options.remote = remote;
   options.backend = "reference";
   MLContext context = ML::create_context(options);
-  MLGraph graph = context.build_graph(c.graph);
+  MLGraph graph = detail::context_build_graph(context, c.graph);
   MLNamedTensors inputs, outputs;
   for (const auto& [name, host] : c.inputs) {
     inputs[name] = context.create_tensor({host.desc.data_type, host.desc.shape, false, true});

@@ -27,6 +27,7 @@
 
 #include "formats/formats.hpp"
 #include "formats/onnx/import.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 namespace fs = std::filesystem;
@@ -175,7 +176,7 @@ Result run_case(const fs::path& dir, const std::string& backend) {
         import_options.frozen[e.input()] = it->second;
       }
     }
-    MLGraph graph = context.build_graph(ir);
+    MLGraph graph = detail::context_build_graph(context, ir);
     NamedHostTensors feeds;
     for (const auto& [name, desc] : graph.input_descriptors()) {
       if (unreadable.count(name)) throw unreadable.at(name);

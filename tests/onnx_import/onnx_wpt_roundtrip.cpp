@@ -11,6 +11,7 @@
 #include "conformance/wpt.hpp"
 #include "formats/onnx/export.hpp"
 #include "formats/onnx/import.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 using namespace webnn;
@@ -52,7 +53,7 @@ int main(int argc, char** argv) {
       }
       try {
         auto graph = formats::import_onnx_bytes(bytes, "", c.name);
-        MLGraph built = context.build_graph(graph);
+        MLGraph built = detail::context_build_graph(context, graph);
         conformance::CaseResult r = conformance::check_outputs(c, context.compute(built, c.inputs));
         if (r.status == conformance::CaseResult::Status::kPassed) {
           ++passed;

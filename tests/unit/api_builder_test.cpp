@@ -85,7 +85,7 @@ TEST_F(ApiBuilderTest, OptionsMapOntoTheOperation) {
   EXPECT_EQ(b.max_pool2d(x, pool).shape(), (Shape{1, 3, 3, 2}));  // ceil(3 / 2 + 1)
   pool.output_shape_rounding = "floor";
   EXPECT_EQ(b.average_pool2d(x, pool).shape(), (Shape{1, 2, 2, 2}));
-  const Graph& g = b.impl()->ir.graph();
+  const Graph& g = detail::impl_of(b)->ir.graph();
   ASSERT_EQ(g.operations.size(), 3u);
   const auto& attrs = std::get<Conv2dAttrs>(g.operations[0].attrs);
   EXPECT_EQ(attrs.input_layout, InputLayout::kNhwc);
@@ -109,7 +109,7 @@ TEST_F(ApiBuilderTest, UnknownOptionStringsAreTypeErrors) {
   pool.output_shape_rounding = "round";
   expect_error(
       ErrorKind::kTypeError, [&] { b.max_pool2d(x, pool); }, "outputShapeRounding");
-  EXPECT_TRUE(b.impl()->ir.graph().operations.empty());
+  EXPECT_TRUE(detail::impl_of(b)->ir.graph().operations.empty());
 }
 
 TEST_F(ApiBuilderTest, OperandsOfAnotherBuilderAreRejected) {
@@ -137,12 +137,12 @@ TEST_F(ApiBuilderTest, OperandsOfAnotherBuilderAreRejected) {
         b1.build({{"out", b2.relu(x2)}});
       },
       "out");
-  EXPECT_TRUE(b1.impl()->ir.graph().operations.empty());
+  EXPECT_TRUE(detail::impl_of(b1)->ir.graph().operations.empty());
 }
 
 TEST_F(ApiBuilderTest, ScalarConstantsAreCastToTheirType) {
   MLGraphBuilder b(context_);
-  auto byte_of = [&](const MLOperand& c) { return b.impl()->ir.graph().constant_data(c.id()).span(); };
+  auto byte_of = [&](const MLOperand& c) { return detail::impl_of(b)->ir.graph().constant_data(c.id()).span(); };
   MLOperand i8 = b.constant(DataType::kInt8, 300.0);
   EXPECT_EQ(i8.shape(), Shape{});
   EXPECT_EQ(static_cast<int8_t>(byte_of(i8)[0]), 127);
@@ -172,7 +172,8 @@ TEST_F(ApiBuilderTest, TensorConstantsShareTheTensorBytes) {
   MLGraphBuilder b(context_);
   MLOperand c = b.constant(t);
   EXPECT_EQ(c.shape(), (Shape{2, 2}));
-  EXPECT_EQ(b.impl()->ir.graph().constant_data(c.id()).data.get(), t.impl()->constant_data.data.get());
+  EXPECT_EQ(detail::impl_of(b)->ir.graph().constant_data(c.id()).data.get(),
+            detail::impl_of(t)->constant_data.data.get());
 
   MLContext other = ML::create_context({});
   MLTensor foreign = other.create_constant_tensor({DataType::kFloat32, {2, 2}}, bytes);

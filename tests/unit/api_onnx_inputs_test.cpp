@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "backends/backend.hpp"
+#include "runtime/handles.hpp"
 #include "unit/onnx_test_model.hpp"
 #include "webnn/webnn.hpp"
 
@@ -14,7 +15,7 @@ namespace webnn {
 namespace {
 
 using formats::testing::kOnnxFloat;
-using Model = formats::testing::OnnxModel;
+using formats::testing::OnnxModel;
 
 HostTensor f32(Shape shape, std::vector<float> values) {
   HostTensor t{{DataType::kFloat32, std::move(shape)}, std::vector<std::byte>(values.size() * 4)};
@@ -38,14 +39,14 @@ class OnnxInputs : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(OnnxInputs, ComputeRunsAnInputWithADefaultOnItUnlessItIsGiven) {
-  Model m;
+  OnnxModel m;
   m.input("x", kOnnxFloat, {2});
   m.input("w", kOnnxFloat, {2});
   m.floats("w", {2}, {10, 20});
   m.node("Add", {"x", "w"}, {"y"});
   m.output("y");
   MLContext ctx = context();
-  MLGraph g = ctx.build_graph(m.import());
+  MLGraph g = detail::context_build_graph(ctx, m.import());
   ASSERT_EQ(g.input_descriptors().size(), 2u);
   EXPECT_EQ(floats(ctx.compute(g, {{"x", f32({2}, {1, 2})}}).at("y")), (std::vector<float>{11, 22}));
   EXPECT_EQ(floats(ctx.compute(g, {{"x", f32({2}, {1, 2})}, {"w", f32({2}, {100, 200})}}).at("y")),
@@ -69,7 +70,7 @@ TEST_P(OnnxInputs, ComputeRunsAnInputWithADefaultOnItUnlessItIsGiven) {
 }
 
 TEST_P(OnnxInputs, AnInputReadOnlyThroughShapeIsFedLikeAnyOther) {
-  Model m;
+  OnnxModel m;
   m.input("x", kOnnxFloat, {2, 3});
   m.floats("w", {6}, {1, 2, 3, 4, 5, 6});
   m.node("Shape", {"x"}, {"s"});
@@ -77,7 +78,7 @@ TEST_P(OnnxInputs, AnInputReadOnlyThroughShapeIsFedLikeAnyOther) {
   m.node("Relu", {"r"}, {"y"});
   m.output("y");
   MLContext ctx = context();
-  MLGraph g = ctx.build_graph(m.import());
+  MLGraph g = detail::context_build_graph(ctx, m.import());
   ASSERT_EQ(g.input_descriptors().count("x"), 1u);
   auto out = ctx.compute(g, {{"x", f32({2, 3}, {0, 0, 0, 0, 0, 0})}});
   EXPECT_EQ(out.at("y").desc.shape, (Shape{2, 3}));

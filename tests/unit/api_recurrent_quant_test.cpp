@@ -35,7 +35,7 @@ TEST_F(ApiRecurrentQuantTest, GruReturnsTheSequenceOnlyWhenAsked) {
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[0].shape(), (Shape{2, 2, 5}));
   EXPECT_EQ(out[1].shape(), (Shape{3, 2, 2, 5}));
-  const auto& attrs = std::get<GruAttrs>(b_.impl()->ir.graph().operations.back().attrs);
+  const auto& attrs = std::get<GruAttrs>(detail::impl_of(b_)->ir.graph().operations.back().attrs);
   EXPECT_EQ(attrs.direction, RecurrentDirection::kBoth);
   EXPECT_EQ(attrs.layout, GruWeightLayout::kRzn);
   EXPECT_EQ(attrs.activations, (DefaultedActivations{{RecurrentActivation::kRelu, RecurrentActivation::kTanh}}));

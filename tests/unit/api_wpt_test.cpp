@@ -11,6 +11,7 @@
 #include <map>
 
 #include "conformance/wpt.hpp"
+#include "runtime/handles.hpp"
 #include "unit/api_replay.hpp"
 
 namespace {
@@ -59,7 +60,7 @@ TEST(ApiWpt, EveryConformanceCaseThroughTheOperatorMethods) {
           ADD_FAILURE() << "build: " << e.what();
           return;
         }
-        const std::string difference = first_difference(*c.graph, *graph.ir());
+        const std::string difference = first_difference(*c.graph, *webnn::detail::impl_of(graph)->ir);
         EXPECT_EQ(difference, "");
         const CaseResult r = webnn::conformance::check_outputs(c, context.compute(graph, c.inputs));
         EXPECT_EQ(r.status, CaseResult::Status::kPassed) << r.detail;

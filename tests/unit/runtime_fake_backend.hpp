@@ -158,7 +158,7 @@ inline const MLTensorDescriptor kInOut{DataType::kFloat32, {2, 2}, true, true};
 struct Fixture {
   FakeBackend backend;
   MLContext ctx = detail::create_context_with_backend(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLGraph graph = detail::context_build_graph(ctx, make_ir({"a", "b"}, {"c"}, kDesc));
   MLTensor a = ctx.create_tensor(kInOut);
   MLTensor b = ctx.create_tensor(kInOut);
   MLTensor c = ctx.create_tensor(kInOut);

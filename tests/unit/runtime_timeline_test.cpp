@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "runtime/handles.hpp"
 #include "runtime_fake_backend.hpp"
 
 namespace webnn {
@@ -231,23 +232,24 @@ TEST(RuntimeTimeline, CallsAfterDestroyFailAsTheSpecSays) {
               f.ctx.create_constant_tensor(kDesc, to_bytes({1, 2, 3, 4}));
             }),
             ErrorKind::kInvalidStateError);
-  EXPECT_EQ(error_of([&] { f.ctx.build_graph(make_ir({"a"}, {"c"}, kDesc)); }), ErrorKind::kInvalidStateError);
+  EXPECT_EQ(error_of([&] { detail::context_build_graph(f.ctx, make_ir({"a"}, {"c"}, kDesc)); }),
+            ErrorKind::kInvalidStateError);
   EXPECT_EQ(error_of([&] { f.ctx.compute(f.graph, {}); }), ErrorKind::kInvalidStateError);
   EXPECT_EQ(error_of([&] { f.graph.placement(); }), ErrorKind::kInvalidStateError);
   EXPECT_TRUE(k.is_destroyed());
-  EXPECT_TRUE(detail::context_is_lost(*f.ctx.impl()));
+  EXPECT_TRUE(detail::context_is_lost(*detail::impl_of(f.ctx)));
   f.a.destroy();  // still harmless
   f.graph.destroy();
 }
 
 TEST(RuntimeTimeline, DestroyFromInsideAComputeDoesNotDeadlock) {
   Fixture f;
-  std::weak_ptr<detail::ContextImpl> weak = f.ctx.impl();
+  std::weak_ptr<detail::ContextImpl> weak = detail::impl_of(f.ctx);
   std::promise<void> go;
   std::shared_future<void> queued = go.get_future().share();
   detail::set_before_compute_hook(f.ctx, [weak, queued] {
     queued.wait();  // until the read below is queued behind this compute
-    MLContext(weak.lock()).destroy();
+    detail::make_handle<MLContext>(weak.lock()).destroy();
   });
   auto lost = f.ctx.lost();
   f.dispatch();
@@ -260,12 +262,12 @@ TEST(RuntimeTimeline, DestroyFromInsideAComputeDoesNotDeadlock) {
 
 TEST(RuntimeTimeline, ComputeFromInsideATimelineStepThrowsInsteadOfDeadlocking) {
   Fixture f;
-  std::weak_ptr<detail::ContextImpl> weak = f.ctx.impl();
+  std::weak_ptr<detail::ContextImpl> weak = detail::impl_of(f.ctx);
   std::optional<ErrorKind> inner;
   MLGraph graph = f.graph;
   detail::set_before_compute_hook(f.ctx, [&, weak] {
-    detail::set_before_compute_hook(MLContext(weak.lock()), {});
-    inner = testing::error_of([&] { MLContext(weak.lock()).compute(graph, {}); });
+    detail::set_before_compute_hook(detail::make_handle<MLContext>(weak.lock()), {});
+    inner = testing::error_of([&] { detail::make_handle<MLContext>(weak.lock()).compute(graph, {}); });
   });
   f.dispatch();
   f.read(f.c);  // the dispatch has run
@@ -300,7 +302,7 @@ TEST(RuntimeTimeline, DroppingTheLastHandleLetsQueuedWorkFinish) {
   MLTensor c;
   {
     MLContext ctx = detail::create_context_with_backend(*backend);
-    MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+    MLGraph graph = detail::context_build_graph(ctx, make_ir({"a", "b"}, {"c"}, kDesc));
     MLTensor a = ctx.create_tensor(kInOut);
     MLTensor b = ctx.create_tensor(kInOut);
     c = ctx.create_tensor(kInOut);
@@ -377,7 +379,7 @@ TEST(RuntimeTimeline, FailedComputeLeavesOutputsUnreadableUntilRewritten) {
 TEST(RuntimeTimeline, ComputeRunsOnTheTimelineAndReturnsEveryOutput) {
   FakeBackend backend;
   MLContext ctx = detail::create_context_with_backend(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"x", "y"}, {"p", "q"}, kDesc));
+  MLGraph graph = detail::context_build_graph(ctx, make_ir({"x", "y"}, {"p", "q"}, kDesc));
   NamedHostTensors inputs{{"x", {kDesc, to_bytes({1, 2, 3, 4})}}, {"y", {kDesc, to_bytes({0.5f, 0.5f, 0.5f, 0.5f})}}};
   NamedHostTensors out = ctx.compute(graph, inputs);
   ASSERT_EQ(out.size(), 2u);
@@ -421,7 +423,7 @@ MLContext synchronous_context(const FakeBackend& backend) {
 TEST(RuntimeTimeline, SynchronousContextRunsEachStepOnTheCallingThreadBeforeTheCallReturns) {
   FakeBackend backend;
   MLContext ctx = synchronous_context(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLGraph graph = detail::context_build_graph(ctx, make_ir({"a", "b"}, {"c"}, kDesc));
   MLTensor a = ctx.create_tensor(kInOut), b = ctx.create_tensor(kInOut), c = ctx.create_tensor(kInOut);
   std::thread::id ran_on;
   detail::set_before_compute_hook(ctx, [&] { ran_on = std::this_thread::get_id(); });
@@ -446,7 +448,7 @@ TEST(RuntimeTimeline, SynchronousContextRunsEachStepOnTheCallingThreadBeforeTheC
 TEST(RuntimeTimeline, SynchronousContextRefusesAWaitFromInsideAStepAndMayBeDestroyedThere) {
   FakeBackend backend;
   MLContext ctx = synchronous_context(backend);
-  MLGraph graph = ctx.build_graph(make_ir({"a", "b"}, {"c"}, kDesc));
+  MLGraph graph = detail::context_build_graph(ctx, make_ir({"a", "b"}, {"c"}, kDesc));
   MLTensor a = ctx.create_tensor(kInOut), b = ctx.create_tensor(kInOut), c = ctx.create_tensor(kInOut);
   std::optional<ErrorKind> nested;
   detail::set_before_compute_hook(ctx, [&] {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/graph_builder.hpp"
+#include "runtime/handles.hpp"
 #include "runtime_fake_backend.hpp"
 
 namespace webnn {
@@ -160,7 +161,7 @@ TEST(RuntimeValidation, ConstantTensorRules) {
   EXPECT_EQ(k.data_type(), DataType::kFloat32);
   EXPECT_EQ(k.shape(), kDesc.shape);
   // The bytes the builder shares with graphs.
-  const auto held = k.impl()->constant_data.span();
+  const auto held = detail::impl_of(k)->constant_data.span();
   EXPECT_TRUE(std::equal(held.begin(), held.end(), bytes.begin(), bytes.end()));
   EXPECT_EQ(error_of([&] { f.ctx.write_tensor(k, bytes); }), ErrorKind::kTypeError);
   auto r = f.ctx.read_tensor(k);
@@ -218,21 +219,23 @@ TEST(RuntimeValidation, BuildGraphReportsCompileFailures) {
   EXPECT_EQ(ctx.backend_name(), "fake");
   EXPECT_EQ(ctx.num_threads(), 3);
   EXPECT_FALSE(ctx.accelerated());
-  MLGraph graph = ctx.build_graph(make_ir({"x"}, {"y"}, kDesc));
+  MLGraph graph = detail::context_build_graph(ctx, make_ir({"x"}, {"y"}, kDesc));
   EXPECT_EQ(backend.last_num_threads.load(), 3);
   EXPECT_EQ(graph.input_descriptors(), (std::map<std::string, OperandDescriptor>{{"x", kDesc}}));
   EXPECT_EQ(graph.output_descriptors(), (std::map<std::string, OperandDescriptor>{{"y", kDesc}}));
   EXPECT_EQ(graph.placement(), (std::vector<std::string>{"fake"}));
-  EXPECT_NE(graph.ir(), nullptr);
+  EXPECT_NE(detail::impl_of(graph)->ir, nullptr);
   // NotSupportedError passes through; any other failure is the spec's OperationError.
   backend.compile_error = Error(ErrorKind::kNotSupportedError, "fake: gelu is not supported");
-  EXPECT_EQ(error_of([&] { ctx.build_graph(make_ir({"x"}, {"y"}, kDesc)); }), ErrorKind::kNotSupportedError);
+  EXPECT_EQ(error_of([&] { detail::context_build_graph(ctx, make_ir({"x"}, {"y"}, kDesc)); }),
+            ErrorKind::kNotSupportedError);
   backend.compile_error = Error(ErrorKind::kUnknownError, "fake: out of registers");
-  EXPECT_EQ(error_of([&] { ctx.build_graph(make_ir({"x"}, {"y"}, kDesc)); }), ErrorKind::kOperationError);
-  EXPECT_EQ(error_of([&] { ctx.build_graph(nullptr); }), ErrorKind::kTypeError);
+  EXPECT_EQ(error_of([&] { detail::context_build_graph(ctx, make_ir({"x"}, {"y"}, kDesc)); }),
+            ErrorKind::kOperationError);
+  EXPECT_EQ(error_of([&] { detail::context_build_graph(ctx, nullptr); }), ErrorKind::kTypeError);
   EXPECT_EQ(error_of([&] { detail::context_build_graph(nullptr, make_ir({"x"}, {"y"}, kDesc)); }),
             ErrorKind::kTypeError);
-  EXPECT_EQ(detail::context_max_tensor_byte_length(*ctx.impl()), kDefaultMaxTensorByteLength);
+  EXPECT_EQ(detail::context_max_tensor_byte_length(*detail::impl_of(ctx)), kDefaultMaxTensorByteLength);
 }
 
 TEST(RuntimeValidation, CreateContextChecksItsOptions) {

@@ -36,6 +36,7 @@
 #include "formats/formats.hpp"
 #include "formats/onnx/export.hpp"
 #include "graph/graph.hpp"
+#include "runtime/handles.hpp"
 #include "webnn/webnn.hpp"
 
 namespace {
@@ -320,7 +321,7 @@ int run_reference(const Options& o, const fs::path& work, const std::vector<std:
       continue;
     }
     try {
-      item.reference = context.compute(context.build_graph(item.graph), inputs);
+      item.reference = context.compute(detail::context_build_graph(context, item.graph), inputs);
     } catch (const Error& e) {  // a kernel this build's reference backend lacks
       report.add(item.op, e.kind() == ErrorKind::kNotSupportedError ? Outcome::kNotBuilt : Outcome::kFailed, path,
                  std::string("reference: ") + e.what(), true);

@@ -20,8 +20,6 @@
 #include "conformance/wpt.hpp"
 #include "core/dispatch.hpp"
 #include "formats/formats.hpp"
-#include "formats/onnx/export.hpp"
-#include "graph/graph.hpp"
 #include "ipc/service.hpp"
 #include "webnn/webnn.hpp"
 
@@ -31,7 +29,7 @@ using namespace webnn;
 using Clock = std::chrono::steady_clock;
 
 // How graph files are loaded: --dim and --freeze for ONNX models.
-formats::LoadOptions g_load;
+ModelLoadOptions g_load;
 
 // A NAME=VALUE argument of `flag` (--input, --dim, --freeze), split; each NAME at most once.
 std::pair<std::string, std::string> split_assignment(const std::string& spec, const char* flag,
@@ -86,7 +84,7 @@ MLContextOptions context_options(const CommonOptions& o) {
 MLContext make_context(const CommonOptions& o) { return ML::create_context(context_options(o)); }
 
 // NAME=FILE.npy pairs into host tensors, checked against the graph's inputs.
-NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGraph& graph) {
+NamedHostTensors read_inputs(const std::vector<std::string>& specs, const Model& model, const MLGraph& graph) {
   NamedHostTensors inputs;
   std::set<std::string> seen;
   for (const std::string& spec : specs) {
@@ -94,8 +92,8 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
     auto it = graph.input_descriptors().find(name);
     if (it == graph.input_descriptors().end()) {
       // An ONNX model's input the import made a constant says why.
-      auto frozen = graph.ir()->frozen_inputs.find(name);
-      if (frozen != graph.ir()->frozen_inputs.end())
+      auto frozen = model.frozen_inputs().find(name);
+      if (frozen != model.frozen_inputs().end())
         throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the model's input " + quote(name) +
                                                " is a constant of the imported graph: " + frozen->second);
       throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the graph has no input of that name");
@@ -109,34 +107,40 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const MLGrap
   return inputs;
 }
 
+// The names of the inputs that have a default value (an imported ONNX model's initializers).
+std::set<std::string> inputs_with_defaults(const Model& model) {
+  std::set<std::string> names;
+  for (const ModelOperand& in : model.inputs())
+    if (!in.default_value.empty()) names.insert(in.name);
+  return names;
+}
+
 int cmd_info(const std::string& path, const CommonOptions& common, bool placement) {
-  auto ir = formats::load_graph(path, g_load);
+  const Model model = Model::load(path, g_load);
   // Everything that can fail comes before the first line is printed.
   std::vector<std::string> where_ran;
   std::string backend;
   if (placement) {
     MLContext context = make_context(common);
-    MLGraph graph = context.build_graph(ir);
+    MLGraph graph = context.build(model);
     where_ran = graph.placement();
     backend = context.backend_name();
   }
-  std::cout << "graph: " << (ir->name.empty() ? std::filesystem::path(path).stem().string() : ir->name) << "\n";
+  std::cout << "graph: " << (model.name().empty() ? std::filesystem::path(path).stem().string() : model.name()) << "\n";
   std::cout << "inputs:\n";
-  for (const NamedOperand& in : ir->inputs)
-    std::cout << "  " << in.name << ": " << ir->desc(in.operand).to_string()
-              << (ir->input_defaults.count(in.name) ? " (has a default value)" : "") << "\n";
-  if (!ir->frozen_inputs.empty()) {
+  for (const ModelOperand& in : model.inputs())
+    std::cout << "  " << in.name << ": " << in.descriptor.to_string()
+              << (in.default_value.empty() ? "" : " (has a default value)") << "\n";
+  if (!model.frozen_inputs().empty()) {
     std::cout << "frozen inputs:\n";
-    for (const auto& [name, why] : ir->frozen_inputs) std::cout << "  " << name << ": " << why << "\n";
+    for (const auto& [name, why] : model.frozen_inputs()) std::cout << "  " << name << ": " << why << "\n";
   }
   std::cout << "outputs:\n";
-  for (const NamedOperand& out : ir->outputs)
-    std::cout << "  " << out.name << ": " << ir->desc(out.operand).to_string() << "\n";
-  std::map<std::string, int> counts;
-  for (const Operation& op : ir->operations) counts[std::string(op_name(op.kind))]++;
-  std::cout << "operations: " << ir->operations.size() << "\n";
-  for (const auto& [name, n] : counts) std::cout << "  " << name << ": " << n << "\n";
-  std::cout << "constants: " << ir->constants.size() << " (" << ir->constant_bytes() << " bytes)\n";
+  for (const ModelOperand& out : model.outputs())
+    std::cout << "  " << out.name << ": " << out.descriptor.to_string() << "\n";
+  std::cout << "operations: " << model.operation_count() << "\n";
+  for (const auto& [name, n] : model.operation_counts()) std::cout << "  " << name << ": " << n << "\n";
+  std::cout << "constants: " << model.constant_count() << " (" << model.constant_bytes() << " bytes)\n";
   if (placement) {
     std::map<std::string, int> where;
     for (const std::string& p : where_ran) where[p]++;
@@ -147,21 +151,22 @@ int cmd_info(const std::string& path, const CommonOptions& common, bool placemen
 }
 
 int cmd_validate(const std::string& path) {
-  auto ir = formats::load_graph(path, g_load);
-  std::cout << path << ": valid (" << ir->operations.size() << " operations, " << ir->inputs.size() << " inputs, "
-            << ir->outputs.size() << " outputs)\n";
+  const Model model = Model::load(path, g_load);
+  std::cout << path << ": valid (" << model.operation_count() << " operations, " << model.inputs().size() << " inputs, "
+            << model.outputs().size() << " outputs)\n";
   return 0;
 }
 
 int cmd_run(const std::string& path, const std::vector<std::string>& input_specs, const std::string& out_dir,
             const CommonOptions& common) {
-  auto ir = formats::load_graph(path, g_load);
+  const Model model = Model::load(path, g_load);
   MLContext context = make_context(common);
-  MLGraph graph = context.build_graph(ir);
-  NamedHostTensors inputs = read_inputs(input_specs, graph);
+  MLGraph graph = context.build(model);
+  NamedHostTensors inputs = read_inputs(input_specs, model, graph);
   // An input not given runs on its default value, where it has one (compute() uses it).
+  const std::set<std::string> defaults = inputs_with_defaults(model);
   for (const auto& [name, desc] : graph.input_descriptors())
-    if (!inputs.count(name) && !ir->input_defaults.count(name))
+    if (!inputs.count(name) && !defaults.count(name))
       throw_error(ErrorKind::kTypeError,
                   "missing input " + name + " (" + desc.to_string() + "): pass --input " + name + "=FILE.npy");
   NamedHostTensors outputs = context.compute(graph, inputs);
@@ -191,16 +196,17 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   if (iterations < 1) throw_error(ErrorKind::kTypeError, "--iterations must be at least 1");
   if (warmup < 0) throw_error(ErrorKind::kTypeError, "--warmup must not be negative");
   auto t0 = Clock::now();
-  auto ir = formats::load_graph(path, g_load);
+  const Model model = Model::load(path, g_load);
   std::printf("load_ms=%.3f\n", ms_since(t0));
   MLContext context = make_context(common);
   t0 = Clock::now();
-  MLGraph graph = context.build_graph(ir);
+  MLGraph graph = context.build(model);
   std::printf("build_ms=%.3f backend=%s\n", ms_since(t0), context.backend_name().c_str());
-  NamedHostTensors inputs = read_inputs(input_specs, graph);
+  NamedHostTensors inputs = read_inputs(input_specs, model, graph);
   std::mt19937 rng(42);
+  const std::set<std::string> defaults = inputs_with_defaults(model);
   for (const auto& [name, desc] : graph.input_descriptors())
-    if (!inputs.count(name) && !ir->input_defaults.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
+    if (!inputs.count(name) && !defaults.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
   t0 = Clock::now();
   context.compute(graph, inputs);
   std::printf("first_run_ms=%.3f\n", ms_since(t0));
@@ -222,15 +228,15 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
 }
 
 int cmd_convert(const std::string& path, const std::string& to, const std::string& out) {
-  auto ir = formats::load_graph(path, g_load);
+  const Model model = Model::load(path, g_load);
   std::string ext = std::filesystem::path(out).extension().string();
   if (ext != "." + to)
     throw_error(ErrorKind::kTypeError,
                 "convert: --to " + to + " needs an output file ending in ." + to + ", got " + out);
   if (to == "onnx")
-    formats::export_onnx(*ir, out);
+    model.export_onnx(out);
   else
-    formats::save_graph(*ir, out);
+    model.save(out);
   std::cout << path << " -> " << out << "\n";
   return 0;
 }

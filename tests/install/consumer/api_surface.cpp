@@ -111,6 +111,81 @@ int main(int argc, char** argv) {
     check(std::filesystem::file_size(onnx) > 0, "convert_to_onnx wrote the model");
     std::filesystem::remove(onnx);
 
+    // Model: the graph as data. Saved, loaded back and compiled on a second context: the same
+    // values.
+    const Model model = graph.model();
+    check(model.inputs().size() == 1 && model.inputs()[0].name == "x" && model.inputs()[0].default_value.empty(),
+          "Model::inputs");
+    check(model.outputs().size() == 2 && model.outputs()[1].descriptor == OperandDescriptor{DataType::kFloat32, {1, 2}},
+          "Model::outputs");
+    check(model.operation_counts().at("conv2d") == 1 && model.operation_count() == 4 && model.constant_count() == 3,
+          "Model::operation_counts, operation_count, constant_count");
+    const std::filesystem::path saved = work / "api_surface.webnn";
+    model.save(saved.string());
+    const Model loaded = Model::load(saved.string());
+    std::filesystem::remove(saved);
+    MLContext second = ML::create_context();
+    MLGraph again_graph = second.build(loaded);
+    check(again_graph.belongs_to(second) && !again_graph.belongs_to(context) && graph.belongs_to(context),
+          "MLGraph::belongs_to");
+    check(tx.belongs_to(context) && !tx.belongs_to(second), "MLTensor::belongs_to");
+    NamedHostTensors out2 = second.compute(again_graph, {{"x", in}});
+    check(out2.at("y").data == out.at("y").data && out2.at("z").data == out.at("z").data,
+          "a saved, loaded and rebuilt model computes the same values");
+
+    // build_model: build's synchronous steps; the builder is built after it. Its constant goes to
+    // a weights file, which load_weights reads.
+    MLGraphBuilder b2(second);
+    MLOperand in2 = b2.input("in2", {DataType::kFloat32, {2}});
+    check(in2.name() == "in2" && b2.operand(in2.id()).shape() == Shape{2}, "MLOperand::name, MLGraphBuilder::operand");
+    const std::vector<float> shift = {1.5f, -2.0f};
+    const Model shifted =
+        b2.build_model({{"out", b2.relu(b2.add(in2, b2.constant({DataType::kFloat32, {2}}, bytes_of(shift))))}});
+    bool built = false;
+    try {
+      b2.relu(in2);
+    } catch (const Error& e) {
+      built = e.kind() == ErrorKind::kInvalidStateError;
+    }
+    check(built, "MLGraphBuilder::build_model leaves the builder built");
+    const std::filesystem::path shifted_path = work / "api_surface_shift.json";
+    ModelSaveOptions save;
+    save.inline_limit = 0;
+    shifted.save(shifted_path.string(), save);
+    const auto weights = load_weights((work / "api_surface_shift.weights").string(),
+                                      (work / "api_surface_shift.manifest.json").string());
+    check(weights.size() == 1 && weights.begin()->second.size == 8 &&
+              std::memcmp(weights.begin()->second.data.get(), shift.data(), 8) == 0,
+          "load_weights reads the saved constant");
+    MLGraph shifted_graph = second.build(Model::load(shifted_path.string()));
+    for (const char* ext : {".json", ".weights", ".manifest.json"})
+      std::filesystem::remove(work / (std::string("api_surface_shift") + ext));
+    const std::vector<float> in2_values = {1.0f, 1.0f};
+    HostTensor h2{{DataType::kFloat32, {2}}, {}};
+    h2.data.assign(bytes_of(in2_values).begin(), bytes_of(in2_values).end());
+    std::vector<float> shifted_out(2);
+    std::memcpy(shifted_out.data(), second.compute(shifted_graph, {{"in2", h2}}).at("out").data.data(), 8);
+    check(shifted_out[0] == 2.5f && shifted_out[1] == 0.0f, "a model built by build_model, saved and loaded, runs");
+    shifted_graph = MLGraph();
+
+    // when_reached, on_lost, MLContextRef and lose().
+    std::promise<std::exception_ptr> reached;
+    second.when_reached(MLTensor(), [&reached](std::exception_ptr e) { reached.set_value(e); });
+    check(reached.get_future().get() == nullptr, "MLContext::when_reached");
+    std::promise<std::string> lost_message;
+    second.on_lost([&lost_message](const MLContextLostInfo& info) { lost_message.set_value(info.message); });
+    const MLContextRef ref(second);
+    check(ref.lock() == second && !ref.expired(), "MLContextRef::lock");
+    second.lose("the test is done");
+    check(lost_message.get_future().get() == "the test is done" && second.is_lost(), "MLContext::lose, on_lost");
+    MLContextRef third_ref;
+    {
+      MLContext third = ML::create_context();
+      third_ref = MLContextRef(third);
+      check(third_ref.lock() == third, "MLContextRef::lock gives the context");
+    }
+    check(third_ref.expired() && !third_ref.lock(), "MLContextRef expires with the context");
+
     graph.destroy();
     check(graph.is_destroyed(), "MLGraph::destroy");
     context.destroy();
