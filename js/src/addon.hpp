@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "api/impl.hpp"
-#include "runtime/context_impl.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::js {
