@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "webnn/types.hpp"
@@ -538,6 +539,54 @@ struct MLLstmCellOptions : MLOperatorOptions {
 };
 // ---- END GENERATED options ----
 
+// ---- Operators by name (not in the spec) ----
+// For bindings that reflect the op table instead of calling one method per operator (Python,
+// JavaScript): every operator's description, and MLGraphBuilder::add_operation.
+
+// What a required parameter or an option of an operator takes.
+enum class MLArgumentType : uint8_t {
+  kBoolean,             // bool
+  kUnsignedLong,        // [EnforceRange] unsigned long: uint32_t
+  kLong,                // [EnforceRange] long: int32_t
+  kDouble,              // double (finite)
+  kNumber,              // MLNumber: Number
+  kDataType,            // MLOperandDataType: DataType
+  kEnum,                // one of `values`: std::string
+  kDimensions,          // sequence<unsigned long>: std::vector<uint32_t>
+  kOptionalDimensions,  // the same, absent when not given
+  kOptionalFloats,      // sequence<float>, absent when not given: std::vector<float>
+  kOptionalEnumList,    // sequence of `values`, absent when not given: std::vector<std::string>
+  kOptionalOperand,     // MLOperand, absent when not given
+  kSplits,              // unsigned long or sequence<unsigned long> (split): uint32_t or std::vector<uint32_t>
+};
+
+// A value of a parameter or option, converted by the binding as WebIDL says; the alternative is
+// the one MLArgumentType names.
+using MLArgument = std::variant<bool, uint32_t, int32_t, double, Number, DataType, std::string, std::vector<uint32_t>,
+                                std::vector<float>, std::vector<std::string>, MLOperand>;
+// Parameters and options by the spec's names ("windowDimensions"); an option not given is absent.
+using MLArguments = std::map<std::string, MLArgument>;
+
+struct MLArgumentInfo {
+  std::string name;  // the spec's name
+  MLArgumentType type = MLArgumentType::kBoolean;
+  std::vector<std::string> values;  // kEnum, kOptionalEnumList: the allowed strings, in the spec's order
+  // Options with a default that does not depend on the operands: the spec's default.
+  std::optional<MLArgument> default_value;
+};
+
+struct MLOperatorInfo {
+  std::string name;  // the spec's method name ("averagePool2d")
+  // The operands, in the spec's order; a sequence<MLOperand> ends in "[]" ("inputs[]").
+  std::vector<std::string> operands;
+  std::vector<MLArgumentInfo> parameters;  // required, in the spec's order
+  std::vector<MLArgumentInfo> options;     // the options dictionary's members (label aside)
+  bool returns_sequence = false;           // sequence<MLOperand> (split, gru, lstm, lstmCell)
+};
+
+// Every operator of the library, in the op table's order.
+WEBNN_EXPORT const std::vector<MLOperatorInfo>& operators();
+
 // ---- MLGraphBuilder ----
 // Every method validates as the spec's algorithm says and throws webnn::Error (TypeError unless
 // the spec names another kind) with a message naming the op, the argument and the rule. A failed
@@ -680,6 +729,17 @@ class WEBNN_EXPORT MLGraphBuilder {
 
   // The operand numbered `id` (MLOperand::id) of this builder; TypeError when it has none.
   MLOperand operand(uint32_t id) const;
+  // Whether `operand` is one of this builder's.
+  bool owns(const MLOperand& operand) const;
+  // spec: #mlgraphbuilder-can-build. Throws InvalidStateError naming `method` once the builder has
+  // built or its context is lost (for a binding that converts its arguments first).
+  void check_can_build(const std::string& method) const;
+  // Adds operator `op` (MLOperatorInfo::name) as its method would: `operands` in the spec's order,
+  // a sequence<MLOperand> flattened in its place; `arguments` holds every required parameter and
+  // the options given; `label` is the options' label. The same checks, in the same order, and the
+  // same errors as the method's.
+  std::vector<MLOperand> add_operation(const std::string& op, const std::vector<MLOperand>& operands,
+                                       const MLArguments& arguments, const std::string& label = {});
 
  private:
   friend struct detail::HandleAccess;

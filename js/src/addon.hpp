@@ -20,7 +20,6 @@
 #include <string>
 #include <vector>
 
-#include "api/impl.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::js {

@@ -5,7 +5,6 @@
 // the fields are filled here by walking each struct's fields() reflection, so no op or option is
 // named in this file.
 #include "addon.hpp"
-#include "graph/graph.hpp"
 
 namespace webnn::js {
 
@@ -17,18 +16,13 @@ namespace {
 
 BuilderHandle& builder_arg(napi_env env, napi_value v) { return unwrap<BuilderHandle>(env, v, "builder"); }
 
-// An operand reference from js/lib: [builder handle, id]. The operand belongs to `builder` only if
-// its handle wraps the same builder.
-MLOperand operand_ref(napi_env env, napi_value v, const MLGraphBuilder& builder, const std::string& method,
-                      const std::string& what) {
+// An operand reference from js/lib: [builder handle, id]. Whether it belongs to the builder it is
+// used with is the builder's check ("validating operand"), made in the spec's order.
+MLOperand operand_ref(napi_env env, napi_value v, const std::string& what) {
   auto items = to_elements(env, v, what);
   if (items.size() != 2) throw_type_error(env, what + " must be an [builder, id] pair");
   const MLGraphBuilder& owner = builder_arg(env, items[0]).builder;
-  const uint32_t id = to_uint32(env, items[1], what);
-  MLOperand operand = owner.operand(id);
-  // spec: #mlgraphbuilder-validate-operand (TypeError naming the method and the argument).
-  detail::validated_operand(detail::impl_of(builder), operand, method, what);
-  return operand;
+  return owner.operand(to_uint32(env, items[1], what));
 }
 
 // [id, dataType, shape]
@@ -37,62 +31,52 @@ napi_value describe_operand(napi_env env, const MLOperand& operand) {
                           make_dims(env, operand.shape())});
 }
 
-// Fills one attribute field from the value js/lib converted.
-struct FieldFromJs {
-  napi_env env;
-  const MLGraphBuilder& builder;
-  const std::string& method;
-
-  std::string where(const char* field) const { return method + ": " + field; }
-
-  void operator()(const char* f, bool& out, napi_value v) const { out = to_bool(env, v, where(f)); }
-  void operator()(const char* f, uint32_t& out, napi_value v) const { out = to_uint32(env, v, where(f)); }
-  void operator()(const char* f, int32_t& out, napi_value v) const { out = to_int32(env, v, where(f)); }
-  void operator()(const char* f, double& out, napi_value v) const { out = to_double(env, v, where(f)); }
-  void operator()(const char* f, Number& out, napi_value v) const { out = to_number(env, v, where(f)); }
-  void operator()(const char* f, DataType& out, napi_value v) const { out = to_data_type(env, v, where(f)); }
-  template <SpecEnum E>
-  void operator()(const char* f, E& out, napi_value v) const {
-    const std::string name = to_string(env, v, where(f));
-    auto parsed = parse_enum<E>(name);
-    if (!parsed) throw_type_error(env, where(f) + " " + quote(name) + " is not one of the allowed values");
-    out = *parsed;
-  }
-  void operator()(const char* f, std::vector<uint32_t>& out, napi_value v) const { out = to_dims(env, v, where(f)); }
-  void operator()(const char* f, OptionalDims& out, napi_value v) const { out = to_dims(env, v, where(f)); }
-  void operator()(const char* f, DefaultedDims& out, napi_value v) const { out = to_dims(env, v, where(f)); }
-  void operator()(const char* f, DefaultedFloats& out, napi_value v) const {
-    std::vector<float> values;
-    for (napi_value item : to_elements(env, v, where(f)))
-      values.push_back(static_cast<float>(to_double(env, item, where(f))));
-    out = std::move(values);
-  }
-  void operator()(const char* f, DefaultedActivations& out, napi_value v) const {
-    std::vector<RecurrentActivation> values;
-    for (napi_value item : to_elements(env, v, where(f))) {
-      RecurrentActivation a{};
-      (*this)(f, a, item);
-      values.push_back(a);
+// A parameter's or option's value as js/lib converted it, in the form its type takes.
+MLArgument argument_from_js(napi_env env, const MLArgumentInfo& info, napi_value v, const std::string& where) {
+  switch (info.type) {
+    case MLArgumentType::kBoolean:
+      return to_bool(env, v, where);
+    case MLArgumentType::kUnsignedLong:
+      return to_uint32(env, v, where);
+    case MLArgumentType::kLong:
+      return to_int32(env, v, where);
+    case MLArgumentType::kDouble:
+      return to_double(env, v, where);
+    case MLArgumentType::kNumber:
+      return to_number(env, v, where);
+    case MLArgumentType::kDataType:
+      return to_data_type(env, v, where);
+    case MLArgumentType::kEnum:
+      return to_string(env, v, where);
+    case MLArgumentType::kDimensions:
+    case MLArgumentType::kOptionalDimensions:
+      return to_dims(env, v, where);
+    case MLArgumentType::kOptionalFloats: {
+      std::vector<float> values;
+      for (napi_value item : to_elements(env, v, where))
+        values.push_back(static_cast<float>(to_double(env, item, where)));
+      return values;
     }
-    out = std::move(values);
+    case MLArgumentType::kOptionalEnumList: {
+      std::vector<std::string> values;
+      for (napi_value item : to_elements(env, v, where)) values.push_back(to_string(env, item, where));
+      return values;
+    }
+    case MLArgumentType::kOptionalOperand:
+      return operand_ref(env, v, info.name);
+    case MLArgumentType::kSplits:
+      if (is_array(env, v)) return to_dims(env, v, where);
+      return to_uint32(env, v, where);
   }
-  void operator()(const char* f, std::optional<OperandRef>& out, napi_value v) const {
-    out = OperandRef{operand_ref(env, v, builder, method, f).id()};
-  }
-  void operator()(const char* f, SplitSpec& out, napi_value v) const {
-    if (is_array(env, v))
-      out = to_dims(env, v, where(f));
-    else
-      out = to_uint32(env, v, where(f));
-  }
-};
+  throw_type_error(env, where + ": an argument of an unknown type");
+}
 
-// opKinds() -> { specName: index } in the op table's order.
+// opKinds() -> { specName: index } in the order of webnn::operators().
 napi_value op_kinds(napi_env env, napi_callback_info) {
   return guarded(env, [&] {
     napi_value out = make_object(env);
-    for (size_t k = 0; k < kOpKindCount; ++k)
-      set(env, out, std::string(op_name(static_cast<OpKind>(k))).c_str(), make_number(env, static_cast<double>(k)));
+    for (size_t k = 0; k < operators().size(); ++k)
+      set(env, out, operators()[k].name.c_str(), make_number(env, static_cast<double>(k)));
     return out;
   });
 }
@@ -110,7 +94,7 @@ napi_value create_builder(napi_env env, napi_callback_info info) {
 napi_value check_can_build(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 2);
-    detail::check_can_build(detail::impl_of(builder_arg(env, args[0]).builder), to_string(env, args[1], "method"));
+    builder_arg(env, args[0]).builder.check_can_build(to_string(env, args[1], "method"));
     return make_undefined(env);
   });
 }
@@ -162,40 +146,32 @@ napi_value js_add_operation(napi_env env, napi_callback_info info) {
     Args args(env, info, 5);
     MLGraphBuilder& b = builder_arg(env, args[0]).builder;
     const uint32_t kind_index = to_uint32(env, args[1], "kind");
-    if (kind_index >= kOpKindCount)
+    if (kind_index >= operators().size())
       throw_type_error(env, "addOperation: unknown operator " + std::to_string(kind_index));
-    const auto kind = static_cast<OpKind>(kind_index);
-    const std::string method(op_name(kind));
+    const MLOperatorInfo& op = operators()[kind_index];
     const std::string label = to_string(env, args[4], "label");
-    // The spec's steps, each failure led by the label: "can build" first, then validating each
-    // operand (positional, then operand-valued options), then the op's own validation.
-    std::vector<OperandId> inputs;
-    Attributes attrs = default_attributes(kind);
-    labelled(label, [&] {
-      detail::check_can_build(detail::impl_of(b), method);
-      for (napi_value pair : to_elements(env, args[2], "operands")) {
-        auto items = to_elements(env, pair, "operands");
-        if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
-        inputs.push_back(operand_ref(env, items[1], b, method, to_string(env, items[0], "operand name")).id());
+    std::vector<MLOperand> operands;
+    for (napi_value pair : to_elements(env, args[2], "operands")) {
+      auto items = to_elements(env, pair, "operands");
+      if (items.size() != 2) throw_type_error(env, "addOperation: operands must hold [name, operand] pairs");
+      operands.push_back(operand_ref(env, items[1], to_string(env, items[0], "operand name")));
+    }
+    napi_value given = args[3];
+    if (type_of(env, given) != napi_object) throw_type_error(env, "addOperation: attributes must be an object");
+    MLArguments arguments;
+    for (const auto* list : {&op.parameters, &op.options})
+      for (const MLArgumentInfo& a : *list) {
+        bool has = false;
+        check(env, napi_has_named_property(env, given, a.name.c_str(), &has));
+        if (!has) continue;
+        napi_value v = get(env, given, a.name.c_str());
+        if (type_of(env, v) != napi_undefined)
+          arguments.emplace(a.name, argument_from_js(env, a, v, op.name + ": " + a.name));
       }
-      napi_value given = args[3];
-      if (type_of(env, given) != napi_object) throw_type_error(env, "addOperation: attributes must be an object");
-      const FieldFromJs from_js{env, b, method};
-      std::visit(
-          [&](auto& a) {
-            std::decay_t<decltype(a)>::fields(a, [&](const char* field, auto& value) {
-              bool has = false;
-              check(env, napi_has_named_property(env, given, field, &has));
-              if (!has) return;
-              napi_value v = get(env, given, field);
-              if (type_of(env, v) != napi_undefined) from_js(field, value, v);
-            });
-          },
-          attrs);
-    });
-
+    // The builder's steps, each failure led by the label: "can build", validating each operand
+    // (positional, then operand-valued options), then the op's own validation.
     std::vector<napi_value> outputs;
-    for (const MLOperand& o : detail::add_by_kind(detail::impl_of(b), kind, std::move(inputs), std::move(attrs), label))
+    for (const MLOperand& o : b.add_operation(op.name, operands, arguments, label))
       outputs.push_back(describe_operand(env, o));
     return make_array(env, outputs);
   });
@@ -210,13 +186,13 @@ napi_value build(napi_env env, napi_callback_info info) {
     BuilderHandle& handle = builder_arg(env, args[0]);
     MLGraphBuilder& b = handle.builder;
     if (type_of(env, args[2]) != napi_function) throw_type_error(env, "build: callback must be a function");
-    detail::check_can_build(detail::impl_of(b), "build");
+    b.check_can_build("build");
     MLNamedOperands outputs;
     for (napi_value pair : to_elements(env, args[1], "outputs")) {
       auto items = to_elements(env, pair, "outputs");
       if (items.size() != 2) throw_type_error(env, "build: outputs must hold [name, operand] pairs");
       const std::string name = to_string(env, items[0], "output name");
-      outputs[name] = operand_ref(env, items[1], b, "build", "output " + quote(name));
+      outputs[name] = operand_ref(env, items[1], "output " + quote(name));
     }
     Model model = b.build_model(outputs);
     queue_build(env, handle.context, std::move(model), args[2]);

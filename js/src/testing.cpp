@@ -7,6 +7,7 @@
 #include "addon.hpp"
 #include "backends/backend.hpp"
 #include "conformance/tolerance.hpp"
+#include "runtime/handles.hpp"
 #include "runtime/test_hooks.hpp"
 
 namespace webnn::js {

@@ -1,8 +1,11 @@
-// Python values to attribute fields and back, following the WebIDL conversions of the spec's
+// Python values to operator arguments and back, following the WebIDL conversions of the spec's
 // argument types: [EnforceRange] integers reject out-of-range values, restricted doubles and
 // floats reject NaN and infinities, MLNumber keeps integers exact, enums accept only their
 // strings. Every rejection is a TypeError, as in the spec.
 #include "attributes.hpp"
+
+#include <cmath>
+#include <limits>
 
 namespace webnn::python {
 
@@ -33,14 +36,40 @@ long long integer_in(py::handle v, long long lo, long long hi, const FieldTarget
   return x;
 }
 
-void dims(py::handle v, std::vector<uint32_t>& out, const FieldTarget& t) {
+std::vector<uint32_t> dims(py::handle v, const FieldTarget& t) {
   if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v)) field_type_error(t, "a sequence of integers", v);
-  out.clear();
+  std::vector<uint32_t> out;
   size_t i = 0;
   for (py::handle item : v)
-    out.push_back(static_cast<uint32_t>(
-        integer_in(item, 0, UINT32_MAX, {t.builder, t.method, t.name + "[" + std::to_string(i++) + "]"})));
+    out.push_back(
+        static_cast<uint32_t>(integer_in(item, 0, UINT32_MAX, {t.method, t.name + "[" + std::to_string(i++) + "]"})));
+  return out;
 }
+
+double finite_double(py::handle v, const FieldTarget& t) {
+  if (is_bool(v) || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr())) field_type_error(t, "a number", v);
+  const double d = PyFloat_AsDouble(v.ptr());
+  if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+  if (!std::isfinite(d)) throw_type_error(t.where() + " must be a finite number, got " + std::to_string(d));
+  return d;
+}
+
+std::string allowed_values(const MLArgumentInfo& info) {
+  std::string allowed;
+  for (const std::string& n : info.values) allowed += (allowed.empty() ? "\"" : ", \"") + n + "\"";
+  return allowed;
+}
+
+std::string enum_value(py::handle v, const MLArgumentInfo& info, const FieldTarget& t) {
+  const std::string allowed = allowed_values(info);
+  if (!py::isinstance<py::str>(v)) field_type_error(t, "one of " + allowed, v);
+  const std::string s = py::str(v);
+  for (const std::string& n : info.values)
+    if (n == s) return s;
+  throw_type_error(t.where() + " \"" + s + "\" is not one of " + allowed);
+}
+
+bool is_sequence(py::handle v) { return !py::isinstance<py::str>(v) && py::isinstance<py::sequence>(v); }
 
 }  // namespace
 
@@ -48,41 +77,14 @@ void field_type_error(const FieldTarget& t, const std::string& expected, py::han
   throw_type_error(t.where() + " must be " + expected + ", got " + type_name(got));
 }
 
-void from_python(py::handle v, bool& out, const FieldTarget& t) {
-  if (!is_bool(v)) field_type_error(t, "a bool", v);
-  out = v.cast<bool>();
-}
-
-void from_python(py::handle v, uint32_t& out, const FieldTarget& t) {
-  out = static_cast<uint32_t>(integer_in(v, 0, UINT32_MAX, t));
-}
-
-void from_python(py::handle v, int32_t& out, const FieldTarget& t) {
-  out = static_cast<int32_t>(integer_in(v, INT32_MIN, INT32_MAX, t));
-}
-
-void from_python(py::handle v, double& out, const FieldTarget& t) {
-  if (is_bool(v) || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr())) field_type_error(t, "a number", v);
-  const double d = PyFloat_AsDouble(v.ptr());
-  if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-  if (!std::isfinite(d)) throw_type_error(t.where() + " must be a finite number, got " + std::to_string(d));
-  out = d;
-}
-
-void from_python(py::handle v, Number& out, const FieldTarget& t) {
+Number number_from_python(py::handle v, const FieldTarget& t) {
   if (py::object i = as_int(v)) {
     int overflow = 0;
     const long long s = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-    if (overflow == 0) {
-      out = Number::from_int64(s);
-      return;
-    }
+    if (overflow == 0) return Number::from_int64(s);
     if (overflow > 0) {
       const unsigned long long u = PyLong_AsUnsignedLongLong(i.ptr());
-      if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) {
-        out = Number::from_uint64(u);
-        return;
-      }
+      if (!(u == static_cast<unsigned long long>(-1) && PyErr_Occurred())) return Number::from_uint64(u);
       PyErr_Clear();
     }
     throw_type_error(t.where() + " " + std::string(py::str(i)) + " is outside the int64 and uint64 ranges");
@@ -90,81 +92,132 @@ void from_python(py::handle v, Number& out, const FieldTarget& t) {
   if (is_bool(v) || py::isinstance<py::str>(v) || !PyNumber_Check(v.ptr())) field_type_error(t, "a number", v);
   const double d = PyFloat_AsDouble(v.ptr());
   if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
-  out = Number(d);  // MLNumber is an unrestricted double: NaN and infinities are allowed
+  return Number(d);  // MLNumber is an unrestricted double: NaN and infinities are allowed
 }
 
-void from_python(py::handle v, DataType& out, const FieldTarget& t) { out = data_type_arg(v, t.where()); }
-
-void from_python(py::handle v, std::vector<uint32_t>& out, const FieldTarget& t) { dims(v, out, t); }
-
-void from_python(py::handle v, OptionalDims& out, const FieldTarget& t) {
-  if (v.is_none()) {
-    out.reset();
-    return;
+std::optional<MLArgument> from_python(py::handle v, const MLArgumentInfo& info, const FieldTarget& t) {
+  switch (info.type) {
+    case MLArgumentType::kBoolean:
+      if (!is_bool(v)) field_type_error(t, "a bool", v);
+      return v.cast<bool>();
+    case MLArgumentType::kUnsignedLong:
+      return static_cast<uint32_t>(integer_in(v, 0, UINT32_MAX, t));
+    case MLArgumentType::kLong:
+      return static_cast<int32_t>(integer_in(v, INT32_MIN, INT32_MAX, t));
+    case MLArgumentType::kDouble:
+      return finite_double(v, t);
+    case MLArgumentType::kNumber:
+      return number_from_python(v, t);
+    case MLArgumentType::kDataType:
+      return data_type_arg(v, t.where());
+    case MLArgumentType::kEnum:
+      return enum_value(v, info, t);
+    case MLArgumentType::kDimensions:
+      return dims(v, t);
+    case MLArgumentType::kOptionalDimensions:
+      if (v.is_none()) return std::nullopt;
+      return dims(v, t);
+    case MLArgumentType::kOptionalFloats: {
+      if (v.is_none()) return std::nullopt;
+      if (!is_sequence(v)) field_type_error(t, "a sequence of numbers", v);
+      std::vector<float> values;
+      size_t i = 0;
+      for (py::handle item : v) {
+        const double d = finite_double(item, {t.method, t.name + "[" + std::to_string(i++) + "]"});
+        if (std::fabs(d) > std::numeric_limits<float>::max())
+          throw_type_error(t.where() + " values must be finite float32 values, got " + std::to_string(d));
+        values.push_back(static_cast<float>(d));
+      }
+      return values;
+    }
+    case MLArgumentType::kOptionalEnumList: {
+      if (v.is_none()) return std::nullopt;
+      if (!is_sequence(v)) field_type_error(t, "a sequence of strings", v);
+      std::vector<std::string> values;
+      size_t i = 0;
+      for (py::handle item : v)
+        values.push_back(enum_value(item, info, {t.method, t.name + "[" + std::to_string(i++) + "]"}));
+      return values;
+    }
+    case MLArgumentType::kOptionalOperand:
+      if (v.is_none()) return std::nullopt;
+      if (!py::isinstance<MLOperand>(v)) field_type_error(t, "an MLOperand or None", v);
+      return v.cast<MLOperand>();
+    case MLArgumentType::kSplits:
+      if (as_int(v)) return static_cast<uint32_t>(integer_in(v, 0, UINT32_MAX, t));
+      if (!is_sequence(v)) field_type_error(t, "an integer or a sequence of integers", v);
+      return dims(v, t);
   }
-  out.emplace();
-  dims(v, *out, t);
+  throw_type_error(t.where() + ": an argument of an unknown type");
 }
 
-void from_python(py::handle v, std::optional<std::vector<float>>& out, const FieldTarget& t) {
-  if (v.is_none()) {
-    out.reset();
-    return;
-  }
-  if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v)) field_type_error(t, "a sequence of numbers", v);
-  std::vector<float> values;
-  size_t i = 0;
-  for (py::handle item : v) {
-    double d = 0;
-    from_python(item, d, {t.builder, t.method, t.name + "[" + std::to_string(i++) + "]"});
-    if (std::fabs(d) > std::numeric_limits<float>::max())
-      throw_type_error(t.where() + " values must be finite float32 values, got " + std::to_string(d));
-    values.push_back(static_cast<float>(d));
-  }
-  out = std::move(values);
+py::object default_to_python(const MLArgumentInfo& info) {
+  if (!info.default_value) return py::none();
+  return std::visit(
+      [](const auto& v) -> py::object {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, bool>) {
+          return py::bool_(v);
+        } else if constexpr (std::is_same_v<T, uint32_t> || std::is_same_v<T, int32_t>) {
+          return py::int_(v);
+        } else if constexpr (std::is_same_v<T, double>) {
+          return py::float_(v);
+        } else if constexpr (std::is_same_v<T, Number>) {
+          switch (v.kind()) {
+            case Number::Kind::kInt64:
+              return py::int_(v.int64_value());
+            case Number::Kind::kUint64:
+              return py::int_(v.uint64_value());
+            case Number::Kind::kDouble:
+              break;
+          }
+          return py::float_(v.as_double());
+        } else if constexpr (std::is_same_v<T, DataType>) {
+          return py::str(std::string(to_string(v)));
+        } else if constexpr (std::is_same_v<T, std::string>) {
+          return py::str(v);
+        } else if constexpr (std::is_same_v<T, std::vector<uint32_t>>) {
+          return shape_list(v);
+        } else {
+          return py::none();  // no default of the other kinds
+        }
+      },
+      *info.default_value);
 }
 
-void from_python(py::handle v, std::optional<OperandRef>& out, const FieldTarget& t) {
-  if (v.is_none()) {
-    out.reset();
-    return;
+std::string type_hint(const MLArgumentInfo& info) {
+  auto literal = [&] {
+    std::string s = "Literal[";
+    for (const std::string& n : info.values) s += (s.size() > 8 ? ", \"" : "\"") + n + "\"";
+    return s + "]";
+  };
+  switch (info.type) {
+    case MLArgumentType::kBoolean:
+      return "bool";
+    case MLArgumentType::kUnsignedLong:
+    case MLArgumentType::kLong:
+      return "int";
+    case MLArgumentType::kDouble:
+    case MLArgumentType::kNumber:  // int is a float to type checkers
+      return "float";
+    case MLArgumentType::kDataType:
+      return "DataTypeLike";
+    case MLArgumentType::kEnum:
+      return literal();
+    case MLArgumentType::kDimensions:
+      return "Sequence[int]";
+    case MLArgumentType::kOptionalDimensions:
+      return "Sequence[int] | None";
+    case MLArgumentType::kOptionalFloats:
+      return "Sequence[float] | None";
+    case MLArgumentType::kOptionalEnumList:
+      return "Sequence[" + literal() + "] | None";
+    case MLArgumentType::kOptionalOperand:
+      return "MLOperand | None";
+    case MLArgumentType::kSplits:
+      return "int | Sequence[int]";
   }
-  if (!py::isinstance<MLOperand>(v)) field_type_error(t, "an MLOperand or None", v);
-  out = OperandRef{detail::validated_operand(t.builder, v.cast<const MLOperand&>(), t.method, t.name)};
-}
-
-void from_python(py::handle v, SplitSpec& out, const FieldTarget& t) {
-  if (as_int(v)) {
-    out = static_cast<uint32_t>(integer_in(v, 0, UINT32_MAX, t));
-    return;
-  }
-  if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
-    field_type_error(t, "an integer or a sequence of integers", v);
-  std::vector<uint32_t> sizes;
-  dims(v, sizes, t);
-  out = std::move(sizes);
-}
-
-py::object to_python(bool v) { return py::bool_(v); }
-py::object to_python(uint32_t v) { return py::int_(v); }
-py::object to_python(int32_t v) { return py::int_(v); }
-py::object to_python(double v) { return py::float_(v); }
-py::object to_python(const Number& v) {
-  switch (v.kind()) {
-    case Number::Kind::kInt64:
-      return py::int_(v.int64_value());
-    case Number::Kind::kUint64:
-      return py::int_(v.uint64_value());
-    case Number::Kind::kDouble:
-      break;
-  }
-  return py::float_(v.as_double());
-}
-py::object to_python(DataType v) { return py::str(std::string(to_string(v))); }
-py::object to_python(const std::vector<uint32_t>& v) { return shape_list(v); }
-py::object to_python(const SplitSpec& v) {
-  if (const auto* n = std::get_if<uint32_t>(&v)) return py::int_(*n);
-  return shape_list(std::get<std::vector<uint32_t>>(v));
+  return "object";
 }
 
 }  // namespace webnn::python

@@ -14,7 +14,6 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/graph.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::python {

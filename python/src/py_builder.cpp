@@ -1,10 +1,10 @@
-// MLGraphBuilder and MLOperand for Python. The operator methods are generic: the op table
-// (graph/op_table.def), the spec's signatures (graph/op_signatures.def) and the attribute structs'
-// field declarations (graph/attributes.hpp) describe every op, _op_table() hands that description
-// to python/webnn/_ops.py, which makes one Python method per op with the spec's signature, and
-// every method lands in _add_operation() below. No op is bound by hand.
+// MLGraphBuilder and MLOperand for Python. The operator methods are generic: the library's
+// description of every operator (webnn::operators(): the op table, the spec's signatures and the
+// attribute structs' fields) goes to python/webnn/_ops.py through _op_table(), which makes one
+// Python method per op with the spec's signature, and every method lands in _add_operation()
+// below, which converts the arguments as the description says and calls
+// MLGraphBuilder::add_operation. No op is bound by hand.
 #include "attributes.hpp"
-#include "graph/op_signatures.hpp"
 
 namespace webnn::python {
 
@@ -12,30 +12,25 @@ namespace {
 
 // One operator as Python presents it.
 struct OpMethod {
-  OpKind kind;
+  const MLOperatorInfo* info;
   std::string method;                   // "average_pool2d"
   std::vector<std::string> operands;    // positional operands, snake_case
   std::vector<bool> operand_is_list;    // sequence<MLOperand> (concat's inputs)
   std::vector<std::string> parameters;  // required non-operand parameters, snake_case
-  bool returns_sequence = false;
 };
 
 const std::vector<OpMethod>& op_methods() {
   static const std::vector<OpMethod> methods = [] {
     std::vector<OpMethod> all;
-    for (size_t k = 0; k < kOpKindCount; ++k) {
-      const auto kind = static_cast<OpKind>(k);
-      const OpSignature* sig = find_op_signature(kind);
-      if (!sig) throw std::logic_error("webnn: no signature for " + std::string(op_name(kind)));
-      OpMethod m{kind, snake_case(op_name(kind)), {}, {}, {}, sig->returns_sequence};
-      for (size_t i = 0; i < sig->operand_count(); ++i) {
-        std::string_view name = sig->operands[i];
-        const bool is_list = OpSignature::is_sequence(name);
+    for (const MLOperatorInfo& info : operators()) {
+      OpMethod m{&info, snake_case(info.name), {}, {}, {}};
+      for (std::string_view name : info.operands) {
+        const bool is_list = name.ends_with("[]");
         if (is_list) name.remove_suffix(2);
         m.operands.push_back(snake_case(name));
         m.operand_is_list.push_back(is_list);
       }
-      for (size_t i = 0; i < sig->parameter_count(); ++i) m.parameters.push_back(snake_case(sig->parameters[i]));
+      for (const MLArgumentInfo& p : info.parameters) m.parameters.push_back(snake_case(p.name));
       all.push_back(std::move(m));
     }
     return all;
@@ -45,20 +40,20 @@ const std::vector<OpMethod>& op_methods() {
 
 std::string type_name(py::handle v) { return py::str(py::type::handle_of(v).attr("__name__")); }
 
-OperandId operand_arg(py::handle v, const FieldTarget& t) {
+MLOperand operand_arg(py::handle v, const FieldTarget& t) {
   if (!py::isinstance<MLOperand>(v)) field_type_error(t, "an MLOperand", v);
-  return detail::validated_operand(t.builder, v.cast<const MLOperand&>(), t.method, t.name);
+  return v.cast<MLOperand>();
 }
 
 // builder.<op>(*operands, **arguments): `arguments` holds the required parameters and the options
-// given, by their snake_case names; absent options keep the attribute struct's defaults.
-// Operands are validated before detail::add_by_kind takes the builder's lock; that cannot race
-// with an operand being added, because every Python call that adds operands holds the GIL.
+// given, by their snake_case names; absent options keep the spec's defaults. The arguments are
+// converted first, as WebIDL converts a method's arguments before its steps run; the builder then
+// makes the spec's steps, each failure led by the label: "can build", validating each operand,
+// the op's own validation.
 py::object call_op_method(MLGraphBuilder& builder, size_t kind_index, const py::sequence& operands,
                           const py::dict& arguments) {
-  if (kind_index >= kOpKindCount) throw py::value_error("_add_operation: unknown operator");
+  if (kind_index >= op_methods().size()) throw py::value_error("_add_operation: unknown operator");
   const OpMethod& m = op_methods()[kind_index];
-  const auto& impl = detail::impl_of(builder);
   if (operands.size() != m.operands.size())
     throw py::type_error(m.method + "() takes " + std::to_string(m.operands.size()) + " operands, got " +
                          std::to_string(operands.size()));
@@ -70,53 +65,44 @@ py::object call_op_method(MLGraphBuilder& builder, size_t kind_index, const py::
   if (arguments.contains("label")) {
     ++used;
     py::handle v = arguments["label"];
-    if (!py::isinstance<py::str>(v)) field_type_error({impl, m.method, "label"}, "a str", v);
+    if (!py::isinstance<py::str>(v)) field_type_error({m.method, "label"}, "a str", v);
     label = py::str(v);
   }
 
-  // The spec's steps, each failure led by the label: "can build", then validating each operand.
-  std::vector<OperandId> inputs;
-  Attributes attrs = default_attributes(m.kind);
-  labelled(label, [&] {
-    detail::check_can_build(impl, m.method);
-    for (size_t i = 0; i < m.operands.size(); ++i) {
-      py::handle v = operands[i];
-      if (!m.operand_is_list[i]) {
-        inputs.push_back(operand_arg(v, {impl, m.method, m.operands[i]}));
-        continue;
-      }
-      if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
-        field_type_error({impl, m.method, m.operands[i]}, "a sequence of MLOperand", v);
-      size_t j = 0;
-      for (py::handle item : v)
-        inputs.push_back(operand_arg(item, {impl, m.method, m.operands[i] + "[" + std::to_string(j++) + "]"}));
+  std::vector<MLOperand> inputs;
+  for (size_t i = 0; i < m.operands.size(); ++i) {
+    py::handle v = operands[i];
+    if (!m.operand_is_list[i]) {
+      inputs.push_back(operand_arg(v, {m.method, m.operands[i]}));
+      continue;
     }
-    std::visit(
-        [&](auto& a) {
-          std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
-            const std::string key = snake_case(field);
-            if (!arguments.contains(key)) return;
-            ++used;
-            from_python(arguments[py::str(key)], value, FieldTarget{impl, m.method, key});
-          });
-        },
-        attrs);
-  });
+    if (py::isinstance<py::str>(v) || !py::isinstance<py::sequence>(v))
+      field_type_error({m.method, m.operands[i]}, "a sequence of MLOperand", v);
+    size_t j = 0;
+    for (py::handle item : v)
+      inputs.push_back(operand_arg(item, {m.method, m.operands[i] + "[" + std::to_string(j++) + "]"}));
+  }
+  MLArguments converted;
+  for (const auto* list : {&m.info->parameters, &m.info->options})
+    for (const MLArgumentInfo& a : *list) {
+      const std::string key = snake_case(a.name);
+      if (!arguments.contains(key)) continue;
+      ++used;
+      if (auto value = from_python(arguments[py::str(key)], a, FieldTarget{m.method, key}))
+        converted.emplace(a.name, std::move(*value));
+    }
   if (used != arguments.size()) {
     for (auto [key, value] : arguments) {
       const std::string k = py::str(key);
       bool known = k == "label";
-      std::visit(
-          [&](auto& a) {
-            std::decay_t<decltype(a)>::fields(a, [&](std::string_view f, auto&) { known |= snake_case(f) == k; });
-          },
-          attrs);
+      for (const auto* list : {&m.info->parameters, &m.info->options})
+        for (const MLArgumentInfo& a : *list) known |= snake_case(a.name) == k;
       if (!known) throw py::type_error(m.method + "() got an unexpected keyword argument '" + k + "'");
     }
   }
 
-  std::vector<MLOperand> outputs = detail::add_by_kind(impl, m.kind, std::move(inputs), std::move(attrs), label);
-  if (!m.returns_sequence) return py::cast(outputs.at(0));
+  std::vector<MLOperand> outputs = builder.add_operation(m.info->name, inputs, converted, label);
+  if (!m.info->returns_sequence) return py::cast(outputs.at(0));
   py::list list;
   for (const MLOperand& o : outputs) list.append(py::cast(o));
   return list;
@@ -126,37 +112,24 @@ py::object call_op_method(MLGraphBuilder& builder, size_t kind_index, const py::
 // options with their defaults and type annotations.
 py::list op_table() {
   py::list table;
-  for (size_t k = 0; k < kOpKindCount; ++k) {
+  for (size_t k = 0; k < op_methods().size(); ++k) {
     const OpMethod& m = op_methods()[k];
     py::list operands;
     for (size_t i = 0; i < m.operands.size(); ++i)
       operands.append(py::make_tuple(m.operands[i], static_cast<bool>(m.operand_is_list[i])));
-    py::dict parameter_hints;
-    py::list options;
-    Attributes attrs = default_attributes(m.kind);
-    std::visit(
-        [&](auto& a) {
-          std::decay_t<decltype(a)>::fields(a, [&](std::string_view field, auto& value) {
-            using F = std::decay_t<decltype(value)>;
-            const std::string key = snake_case(field);
-            const std::string hint = TypeHint<F>::get();
-            if (std::find(m.parameters.begin(), m.parameters.end(), key) != m.parameters.end())
-              parameter_hints[py::str(key)] = hint;
-            else
-              options.append(py::make_tuple(key, to_python(value), hint));
-          });
-        },
-        attrs);
-    py::list parameters;
-    for (const std::string& p : m.parameters) parameters.append(py::make_tuple(p, parameter_hints[py::str(p)]));
+    py::list parameters, options;
+    for (const MLArgumentInfo& p : m.info->parameters)
+      parameters.append(py::make_tuple(snake_case(p.name), type_hint(p)));
+    for (const MLArgumentInfo& o : m.info->options)
+      options.append(py::make_tuple(snake_case(o.name), default_to_python(o), type_hint(o)));
     py::dict entry;
     entry["kind"] = k;
-    entry["name"] = std::string(op_name(m.kind));
+    entry["name"] = m.info->name;
     entry["method"] = m.method;
     entry["operands"] = operands;
     entry["parameters"] = parameters;
     entry["options"] = options;
-    entry["returns_sequence"] = m.returns_sequence;
+    entry["returns_sequence"] = m.info->returns_sequence;
     table.append(entry);
   }
   return table;
@@ -218,9 +191,8 @@ void bind_builder(py::module_& m) {
             if (py::isinstance<py::str>(value)) {
               // The spec's constant(dataType, value): a scalar, integers kept exact.
               const DataType type = data_type_arg(value, "constant");
-              Number number;
-              from_python(shape, number, FieldTarget{detail::impl_of(b), "constant", "value"});
-              return b.constant(type, number);
+              static const std::string method = "constant";
+              return b.constant(type, number_from_python(shape, FieldTarget{method, "value"}));
             }
             ArrayBytes a = constant_array(value, shape, data_type, "constant");
             return b.constant({a.type, a.shape}, a.bytes());

@@ -3,6 +3,7 @@
 // Implemented in src/api/ml_graph_builder.cpp, over the runtime's handles (runtime/handles.hpp).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -33,6 +34,15 @@ std::vector<MLOperand> add_by_kind(const std::shared_ptr<BuilderImpl>& impl, OpK
 // The spec's "can build" check (InvalidStateError), for bindings that must make it before they
 // validate their operands (js/).
 void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method);
+// MLGraphBuilder::add_operation's parts (src/api/operators.cpp): the op named `name` (TypeError
+// for an unknown one); the names of `given` operands in the spec's order, a sequence<MLOperand>
+// expanded ("inputs[0]", ...; TypeError for a wrong count); the attribute struct filled from the
+// arguments a binding gave (TypeError naming an unknown or missing one), operand-valued options
+// checked by `operand`.
+OpKind operator_kind(const std::string& name);
+std::vector<std::string> operand_names(OpKind kind, size_t given);
+Attributes attributes_from(OpKind kind, const MLArguments& arguments,
+                           const std::function<OperandId(const MLOperand&, const std::string&)>& operand);
 // build()'s synchronous steps (outputs validated, the builder marked built); the graph it returns
 // is compiled by context_build_graph, which a binding may run on another thread (js/).
 std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl, const MLNamedOperands& outputs);

@@ -18,7 +18,7 @@ BuilderImpl& builder_of(const std::shared_ptr<BuilderImpl>& impl) {
 }
 
 // spec: #mlgraphbuilder-can-build
-void check_can_build(const BuilderImpl& impl, const char* method) {
+void require_can_build(const BuilderImpl& impl, const char* method) {
   if (impl.ir.has_built())
     throw_error(ErrorKind::kInvalidStateError, std::string(method) + ": the graph builder has already built a graph");
   if (!impl.context || detail::context_is_lost(*impl.context))
@@ -56,7 +56,7 @@ std::vector<MLOperand> add_validated(const std::shared_ptr<BuilderImpl>& impl, O
   std::lock_guard<std::mutex> lock(impl->mutex);
   std::vector<OperandId> inputs;
   Attributes attrs = labelled(label, [&] {
-    check_can_build(*impl, method);
+    require_can_build(*impl, method);
     return make(inputs);
   });
   std::vector<MLOperand> result;
@@ -159,24 +159,47 @@ MLOperand MLGraphBuilder::operand(uint32_t id) const {
   return {impl_, id};
 }
 
+bool MLGraphBuilder::owns(const MLOperand& operand) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return detail::HandleAccess::builder(operand) == impl_ && impl_->ir.is_valid(operand.id());
+}
+
+void MLGraphBuilder::check_can_build(const std::string& method) const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  require_can_build(*impl_, method.c_str());
+}
+
+std::vector<MLOperand> MLGraphBuilder::add_operation(const std::string& op, const std::vector<MLOperand>& operands,
+                                                     const MLArguments& arguments, const std::string& label) {
+  const OpKind kind = detail::operator_kind(op);
+  const char* method = op_name(kind).data();  // the op table's names are string literals
+  return add_validated(impl_, kind, method, label, [&](std::vector<OperandId>& inputs) -> Attributes {
+    const std::vector<std::string> names = detail::operand_names(kind, operands.size());
+    for (size_t i = 0; i < operands.size(); ++i) inputs.push_back(operand_id(impl_, operands[i], method, names[i]));
+    return detail::attributes_from(kind, arguments, [&](const MLOperand& operand, const std::string& name) {
+      return operand_id(impl_, operand, method, name);
+    });
+  });
+}
+
 // spec: #api-mlgraphbuilder-input
 MLOperand MLGraphBuilder::input(const std::string& name, const OperandDescriptor& descriptor) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  check_can_build(*impl_, "input");
+  require_can_build(*impl_, "input");
   return {impl_, impl_->ir.add_input(name, descriptor)};
 }
 
 // spec: #api-mlgraphbuilder-constant-buffer
 MLOperand MLGraphBuilder::constant(const OperandDescriptor& descriptor, std::span<const std::byte> buffer) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  check_can_build(*impl_, "constant");
+  require_can_build(*impl_, "constant");
   return {impl_, impl_->ir.add_constant(descriptor, BufferRef::copy_of(buffer))};
 }
 
 // spec: #api-mlgraphbuilder-constant-datatype-value
 MLOperand MLGraphBuilder::constant(DataType data_type, Number value) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  check_can_build(*impl_, "constant");
+  require_can_build(*impl_, "constant");
   std::vector<std::byte> bytes(element_size(data_type));
   ops::store_number(value, data_type, bytes.data());
   return {impl_, impl_->ir.add_constant({data_type, {}}, BufferRef::adopt(std::move(bytes)))};
@@ -191,7 +214,7 @@ MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
   type_error_if(t->context_id != impl_->context.get(), "constant: the tensor belongs to another context");
   type_error_if(t->destroyed.load(), "constant: the tensor is destroyed");
   type_error_if(!t->is_constant, "constant: the tensor is not a constant tensor");
-  check_can_build(*impl_, "constant");
+  require_can_build(*impl_, "constant");
   const OperandId id = impl_->ir.add_constant(t->operand_desc(), t->constant_data);
   impl_->constant_tensors.push_back(t);
   return {impl_, id};
@@ -216,7 +239,7 @@ namespace detail {
 
 void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method) {
   std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
-  webnn::check_can_build(*impl, method.c_str());
+  require_can_build(*impl, method.c_str());
 }
 
 // build()'s steps before its "in parallel" part: the outputs validated, the builder marked built
@@ -224,7 +247,7 @@ void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string
 std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl,
                                               const MLNamedOperands& outputs) {
   std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
-  webnn::check_can_build(*impl, "build");
+  require_can_build(*impl, "build");
   std::vector<NamedOperand> named;
   for (const auto& [name, operand] : outputs)
     named.push_back({name, operand_id(impl, operand, "build", "output " + quote(name))});

@@ -30,21 +30,11 @@ std::vector<ModelOperand> named_operands(const Graph& graph, const std::vector<N
 }  // namespace
 
 Model Model::load(const std::string& path, const ModelLoadOptions& options) {
-  formats::LoadOptions load;
-  load.weights_path = options.weights_path;
-  load.manifest_path = options.manifest_path;
-  load.dims = options.dims;
-  load.freeze = options.freeze;
-  load.memory_budget = options.memory_budget;
-  return detail::make_handle<Model>(formats::load_graph(path, load));
+  return detail::make_handle<Model>(formats::load_graph(path, options));
 }
 
 void Model::save(const std::string& path, const ModelSaveOptions& options) const {
-  formats::SaveOptions save;
-  save.weights_path = options.weights_path;
-  save.manifest_path = options.manifest_path;
-  save.inline_limit = options.inline_limit;
-  formats::save_graph(graph_of(impl_), path, save);
+  formats::save_graph(graph_of(impl_), path, options);
 }
 
 void Model::export_onnx(const std::string& path) const { formats::export_onnx(graph_of(impl_), path); }

@@ -20,6 +20,7 @@
 
 #include "graph/graph.hpp"
 #include "webnn/types.hpp"
+#include "webnn/webnn.hpp"
 
 namespace webnn::formats {
 
@@ -81,18 +82,8 @@ inline constexpr uint32_t kWeightsVersion = 1;
 // what a hostile file of a few hundred bytes could otherwise make the loader allocate.
 inline constexpr uint64_t kDefaultMemoryBudget = uint64_t{1} << 30;  // 1 GiB
 
-struct LoadOptions {
-  // Default: NAME.weights / NAME.manifest.json beside the graph file NAME.json / NAME.webnn. They
-  // are opened only when the graph refers to the weights file.
-  std::string weights_path;
-  std::string manifest_path;
-  // ONNX models (.onnx): values of symbolic input dimensions, and graph inputs frozen to the
-  // contents of .npy files (inputs the model uses as shapes, axes or indices).
-  std::map<std::string, uint32_t> dims;
-  std::map<std::string, std::string> freeze;
-  // The load's memory budget in bytes (kDefaultMemoryBudget when absent).
-  std::optional<uint64_t> memory_budget;
-};
+// The public Model::load's options (include/webnn/webnn.hpp): the loaders take them as they are.
+using LoadOptions = ModelLoadOptions;
 
 // Loads NAME.json, NAME.webnn or NAME.onnx (chosen by the extension; .onnx through the ONNX
 // importer, formats/onnx/import.hpp).
@@ -105,14 +96,7 @@ std::shared_ptr<const Graph> parse_graph_json(std::string_view text, const Weigh
 std::shared_ptr<const Graph> parse_graph_text(std::string_view text, const WeightsSource& weights,
                                               const std::string& origin, uint64_t memory_budget = kDefaultMemoryBudget);
 
-struct SaveOptions {
-  // Default: NAME.weights / NAME.manifest.json beside the graph file.
-  std::string weights_path;
-  std::string manifest_path;
-  // Constants smaller than this many bytes are written inline (inlineBytes / @bytes); the others
-  // go to the weights file. 0 keeps every constant in the weights file; SIZE_MAX inlines all.
-  size_t inline_limit = 64;
-};
+using SaveOptions = ModelSaveOptions;
 
 // Writes a graph as NAME.json, NAME.webnn or NAME.dot (Graphviz, write-only; by the extension), plus NAME.manifest.json
 // and NAME.weights when a constant goes to the weights file. Each file is written to a temporary file and renamed into

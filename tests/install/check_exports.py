@@ -33,7 +33,7 @@ def declared(include_dir):
     c_functions = set(re.findall(r"WEBNN_EXPORT\s[^;{]*?\b(webnn_\w+)\s*\(", c_header))
     cpp = "".join((include_dir / name).read_text(encoding="utf-8") for name in ("types.hpp", "webnn.hpp"))
     classes = set(re.findall(r"\b(?:class|struct)\s+WEBNN_EXPORT\s+(\w+)", cpp))
-    functions = set(re.findall(r"WEBNN_EXPORT\s+[\w:<>,\s]*?\b(\w+|operator==)\s*\(", cpp))
+    functions = set(re.findall(r"WEBNN_EXPORT\s+[\w:<>,&*\s]*?\b(\w+|operator==)\s*\(", cpp))
     return c_functions, classes, functions
 
 

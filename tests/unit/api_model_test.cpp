@@ -6,7 +6,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
+#include <set>
 
 #include "unit/onnx_test_model.hpp"
 #include "webnn/webnn.hpp"
@@ -125,6 +127,153 @@ TEST(ApiModel, WhenReachedAndOnLostOnALostContext) {
   ctx.on_lost([&](const MLContextLostInfo& info) { message = info.message; });  // at once: it is lost
   EXPECT_EQ(message, "destroy() was called");
   EXPECT_EQ(error_of([&] { ctx.on_lost({}); }).kind(), ErrorKind::kTypeError);
+}
+
+}  // namespace
+}  // namespace webnn
+
+namespace webnn {
+namespace {
+
+const MLOperatorInfo& info_of(const std::string& name) {
+  for (const MLOperatorInfo& op : operators())
+    if (op.name == name) return op;
+  throw std::runtime_error("no operator " + name);
+}
+
+// The description against the spec's IDL (webnn.bs): conv2d(input, filter, MLConv2dOptions),
+// concat(sequence<MLOperand> inputs, [EnforceRange] unsigned long axis), split(input, (unsigned
+// long or sequence<unsigned long>) splits, ...) returning sequence<MLOperand>.
+TEST(ApiOperators, TheDescriptionIsTheSpecsSignatures) {
+  const MLOperatorInfo& conv = info_of("conv2d");
+  EXPECT_EQ(conv.operands, (std::vector<std::string>{"input", "filter"}));
+  EXPECT_TRUE(conv.parameters.empty());
+  EXPECT_FALSE(conv.returns_sequence);
+  bool layout = false, padding = false, bias = false;
+  for (const MLArgumentInfo& o : conv.options) {
+    if (o.name == "inputLayout") {
+      layout = o.type == MLArgumentType::kEnum && o.values == std::vector<std::string>{"nchw", "nhwc"} &&
+               o.default_value && std::get<std::string>(*o.default_value) == "nchw";
+    }
+    if (o.name == "padding") padding = o.type == MLArgumentType::kOptionalDimensions && !o.default_value;
+    if (o.name == "bias") bias = o.type == MLArgumentType::kOptionalOperand;
+  }
+  EXPECT_TRUE(layout && padding && bias);
+
+  const MLOperatorInfo& concat = info_of("concat");
+  EXPECT_EQ(concat.operands, (std::vector<std::string>{"inputs[]"}));
+  ASSERT_EQ(concat.parameters.size(), 1u);
+  EXPECT_EQ(concat.parameters[0].name, "axis");
+  EXPECT_EQ(concat.parameters[0].type, MLArgumentType::kUnsignedLong);
+
+  const MLOperatorInfo& split = info_of("split");
+  EXPECT_TRUE(split.returns_sequence);
+  ASSERT_EQ(split.parameters.size(), 1u);
+  EXPECT_EQ(split.parameters[0].type, MLArgumentType::kSplits);
+
+  std::set<std::string> names;
+  for (const MLOperatorInfo& op : operators()) EXPECT_TRUE(names.insert(op.name).second) << op.name;
+}
+
+MLContext reference() {
+  MLContextOptions o;
+  o.backend = "reference";
+  return ML::create_context(o);
+}
+
+std::string message_of(const std::function<void()>& f, ErrorKind kind) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), kind) << e.message();
+    return e.message();
+  }
+  ADD_FAILURE() << "expected a webnn::Error";
+  return {};
+}
+
+TEST(ApiOperators, AddOperationBuildsWhatTheMethodBuilds) {
+  MLContext ctx = reference();
+  MLGraphBuilder b(ctx);
+  MLOperand x = b.input("x", {DataType::kFloat32, {1, 1, 4, 4}});
+  MLOperand by_name =
+      b.add_operation("averagePool2d", {x},
+                      {{"windowDimensions", std::vector<uint32_t>{2, 2}}, {"strides", std::vector<uint32_t>{2, 2}}})
+          .at(0);
+  MLPool2dOptions o;
+  o.window_dimensions = std::vector<uint32_t>{2, 2};
+  o.strides = std::vector<uint32_t>{2, 2};
+  MLOperand by_method = b.average_pool2d(x, o);
+  EXPECT_EQ(by_name.shape(), (Shape{1, 1, 2, 2}));
+  EXPECT_EQ(by_name.shape(), by_method.shape());
+  std::vector<MLOperand> parts = b.add_operation("split", {x}, {{"splits", uint32_t{2}}, {"axis", uint32_t{3}}});
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_EQ(parts[1].shape(), (Shape{1, 1, 4, 2}));
+  MLOperand joined = b.add_operation("concat", {parts[0], parts[1]}, {{"axis", uint32_t{3}}}).at(0);
+  EXPECT_EQ(joined.shape(), (Shape{1, 1, 4, 4}));
+}
+
+TEST(ApiOperators, AddOperationRefusesWhatTheMethodWouldAndNamesIt) {
+  MLContext ctx = reference();
+  MLGraphBuilder b(ctx), other(ctx);
+  MLOperand x = b.input("x", {DataType::kFloat32, {2, 3}});
+  MLOperand y = other.input("y", {DataType::kFloat32, {2, 3}});
+  EXPECT_NE(message_of([&] { b.add_operation("frobnicate", {x}, {}); }, ErrorKind::kTypeError).find("\"frobnicate\""),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { b.add_operation("add", {x}, {}); }, ErrorKind::kTypeError).find("takes 2 operands, got 1"),
+            std::string::npos);
+  EXPECT_NE(message_of(
+                [&] {
+                  b.add_operation("add", {x, y}, {});
+                },
+                ErrorKind::kTypeError)
+                .find("add: b is not an operand of this graph builder"),
+            std::string::npos);
+  EXPECT_NE(message_of([&] { b.add_operation("concat", {x}, {}); }, ErrorKind::kTypeError)
+                .find("the required parameter axis is missing"),
+            std::string::npos);
+  EXPECT_NE(message_of(
+                [&] {
+                  b.add_operation("relu", {x}, {{"alpha", 1.0}});
+                },
+                ErrorKind::kTypeError)
+                .find("\"alpha\" is not one of its parameters or options"),
+            std::string::npos);
+  EXPECT_NE(message_of(
+                [&] {
+                  b.add_operation("softmax", {x}, {{"axis", 1.0}});
+                },
+                ErrorKind::kTypeError)
+                .find("softmax: axis must be an unsigned long"),
+            std::string::npos);
+  EXPECT_NE(message_of(
+                [&] {
+                  b.add_operation("conv2d", {x, x}, {{"inputLayout", std::string("nhcw")}});
+                },
+                ErrorKind::kTypeError)
+                .find("conv2d: inputLayout \"nhcw\" is not one of the allowed values"),
+            std::string::npos);
+  EXPECT_NE(message_of(
+                [&] {
+                  b.add_operation("conv2d", {x, x}, {{"bias", y}});
+                },
+                ErrorKind::kTypeError)
+                .find("conv2d: bias is not an operand of this graph builder"),
+            std::string::npos);
+  // The op's own validation, led by the label.
+  EXPECT_EQ(message_of(
+                [&] {
+                  b.add_operation("matmul", {x, x}, {}, "mm");
+                },
+                ErrorKind::kTypeError)
+                .rfind("[mm] matmul:", 0),
+            0u);
+  // Nothing was added by the failures; "can build" comes first once the builder has built.
+  b.build({{"x2", b.relu(x)}});
+  message_of([&] { b.add_operation("add", {x, y}, {}); }, ErrorKind::kInvalidStateError);
+  message_of([&] { b.check_can_build("relu"); }, ErrorKind::kInvalidStateError);
+  EXPECT_TRUE(b.owns(x));
+  EXPECT_FALSE(b.owns(y));
 }
 
 }  // namespace

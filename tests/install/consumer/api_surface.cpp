@@ -148,6 +148,16 @@ int main(int argc, char** argv) {
       built = e.kind() == ErrorKind::kInvalidStateError;
     }
     check(built, "MLGraphBuilder::build_model leaves the builder built");
+
+    // Operators by name: the description and the generic add.
+    bool relu_described = false;
+    for (const MLOperatorInfo& op : operators())
+      relu_described |= op.name == "relu" && op.operands == std::vector<std::string>{"input"};
+    check(operators().size() > 90 && relu_described, "operators()");
+    MLGraphBuilder b3(second);
+    MLOperand in3 = b3.input("in3", {DataType::kFloat32, {2, 3}});
+    MLOperand t = b3.add_operation("transpose", {in3}, {{"permutation", std::vector<uint32_t>{1, 0}}}).at(0);
+    check(t.shape() == Shape{3, 2} && b3.owns(t), "MLGraphBuilder::add_operation, owns");
     const std::filesystem::path shifted_path = work / "api_surface_shift.json";
     ModelSaveOptions save;
     save.inline_limit = 0;
