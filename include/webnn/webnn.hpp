@@ -21,6 +21,7 @@
 #include <variant>
 #include <vector>
 
+#include "webnn/model_options.hpp"
 #include "webnn/types.hpp"
 
 namespace webnn {
@@ -232,6 +233,9 @@ class WEBNN_EXPORT MLContextRef {
   std::weak_ptr<detail::ContextImpl> impl_;
 };
 
+// The backends built in, best first: the names MLContextOptions::backend takes.
+WEBNN_EXPORT std::vector<std::string> backend_names();
+
 // spec: #api-ml
 class WEBNN_EXPORT ML {
  public:
@@ -245,29 +249,6 @@ class WEBNN_EXPORT ML {
 // (docs/onnx.md), made by MLGraphBuilder::build_model(), or taken from a built graph
 // (MLGraph::model). It saves, exports to ONNX, describes itself and compiles on any context
 // (MLContext::build). Copies share the graph.
-struct ModelLoadOptions {
-  // Default: NAME.weights / NAME.manifest.json beside the graph file NAME.json / NAME.webnn. They
-  // are opened only when the graph refers to the weights file.
-  std::string weights_path;
-  std::string manifest_path;
-  // ONNX models: values of symbolic input dimensions, and inputs frozen to the contents of .npy
-  // files (inputs the model uses as shapes, axes or indices).
-  std::map<std::string, uint32_t> dims;
-  std::map<std::string, std::string> freeze;
-  // The bytes the load may materialise beyond the file's own (an ONNX import's folded values, a
-  // graph file's constants filled from a scalar); 1 GiB when absent.
-  std::optional<uint64_t> memory_budget;
-};
-
-struct ModelSaveOptions {
-  // Default: NAME.weights / NAME.manifest.json beside the graph file.
-  std::string weights_path;
-  std::string manifest_path;
-  // Constants smaller than this many bytes are written inline, the others to the weights file.
-  // 0 keeps every constant in the weights file; SIZE_MAX inlines all.
-  size_t inline_limit = 64;
-};
-
 // An input or output of a model, in graph order.
 struct ModelOperand {
   std::string name;

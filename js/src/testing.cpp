@@ -2,13 +2,11 @@
 // comparator (src/conformance/tolerance.hpp), so the JavaScript WPT run judges results as the C++
 // runner does, and a gate that holds a context's computes so tests can observe the event loop
 // running while the timeline is busy, without sleeping.
+#include <algorithm>
 #include <condition_variable>
 
 #include "addon.hpp"
-#include "backends/backend.hpp"
-#include "conformance/tolerance.hpp"
-#include "runtime/handles.hpp"
-#include "runtime/test_hooks.hpp"
+#include "webnn/testing.hpp"
 
 namespace webnn::js {
 
@@ -20,30 +18,19 @@ namespace {
 napi_value compare_output(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 4);
-    const MLGraph& graph = unwrap<GraphHandle>(env, args[0], "graph").graph;
+    const Model model = unwrap<GraphHandle>(env, args[0], "graph").graph.model();
     const std::string name = to_string(env, args[1], "name");
-    const std::shared_ptr<const Graph> ir = detail::impl_of(graph.model());  // a copy: the Model is a temporary
-    const NamedOperand* output = nullptr;
-    for (const NamedOperand& o : ir->outputs)
-      if (o.name == name) output = &o;
-    if (!output) throw_type_error(env, "compareOutput: " + quote(name) + " is not an output of the graph");
-    const OperandDescriptor& desc = ir->desc(output->operand);
-    const Operation* producer = nullptr;
-    for (const Operation& op : ir->operations)
-      for (OperandId id : op.outputs)
-        if (id == output->operand) producer = &op;
+    std::optional<OperandDescriptor> desc;
+    for (const ModelOperand& o : model.outputs())
+      if (o.name == name) desc = o.descriptor;
+    if (!desc) throw_type_error(env, "compareOutput: " + quote(name) + " is not an output of the graph");
     auto expected = to_bytes(env, args[2], "expected");
     auto actual = to_bytes(env, args[3], "actual");
-    if (expected.size() != actual.size())
+    if (expected.size() != actual.size() || expected.size() != desc->byte_length())
       return make_string(
           env, name + ": " + std::to_string(actual.size()) + " bytes, expected " + std::to_string(expected.size()));
-    const conformance::Tolerance tolerance =
-        producer ? conformance::tolerance_for(*ir, *producer, desc.data_type) : conformance::Tolerance{};
-    auto mismatch = conformance::compare(desc.data_type, expected, actual, tolerance);
-    if (!mismatch) return make_null(env);
-    return make_string(env, name + "[" + std::to_string(mismatch->index) + "] = " + std::to_string(mismatch->actual) +
-                                ", expected " + std::to_string(mismatch->expected) + " (distance " +
-                                std::to_string(mismatch->distance) + ", tolerance " + tolerance.to_string() + ")");
+    auto mismatch = compare_with_wpt_tolerance(model, name, expected, actual);
+    return mismatch ? make_string(env, *mismatch) : make_null(env);
   });
 }
 
@@ -55,9 +42,15 @@ struct Gate {
   bool open = false;
 };
 
-std::map<const detail::ContextImpl*, std::shared_ptr<Gate>>& gates() {
-  static std::map<const detail::ContextImpl*, std::shared_ptr<Gate>> all;  // JavaScript thread only
+// The gates, each with its context (held weakly). JavaScript thread only.
+std::vector<std::pair<MLContextRef, std::shared_ptr<Gate>>>& gates() {
+  static std::vector<std::pair<MLContextRef, std::shared_ptr<Gate>>> all;
   return all;
+}
+
+auto find_gate(const MLContext& c) {
+  std::erase_if(gates(), [](const auto& g) { return g.first.expired(); });
+  return std::find_if(gates().begin(), gates().end(), [&](const auto& g) { return g.first.lock() == c; });
 }
 
 // holdComputes(context): from now on each compute of the context waits until releaseComputes().
@@ -66,8 +59,12 @@ napi_value hold_computes(napi_env env, napi_callback_info info) {
     Args args(env, info, 1);
     MLContext& c = context_handle(env, args[0]);
     auto gate = std::make_shared<Gate>();
-    gates()[detail::impl_of(c).get()] = gate;
-    detail::set_before_compute_hook(c, [gate] {
+    auto it = find_gate(c);
+    if (it != gates().end())
+      it->second = gate;
+    else
+      gates().emplace_back(MLContextRef(c), gate);
+    set_compute_hook_for_testing(c, [gate] {
       std::unique_lock lock(gate->mutex);
       ++gate->arrived;
       gate->changed.notify_all();
@@ -81,7 +78,7 @@ napi_value hold_computes(napi_env env, napi_callback_info info) {
 napi_value computes_arrived(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
-    auto it = gates().find(detail::impl_of(context_handle(env, args[0])).get());
+    auto it = find_gate(context_handle(env, args[0]));
     if (it == gates().end()) return make_number(env, 0);
     std::lock_guard lock(it->second->mutex);
     return make_number(env, it->second->arrived);
@@ -93,7 +90,7 @@ napi_value release_computes(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
     Args args(env, info, 1);
     MLContext& c = context_handle(env, args[0]);
-    auto it = gates().find(detail::impl_of(c).get());
+    auto it = find_gate(c);
     if (it != gates().end()) {
       {
         std::lock_guard lock(it->second->mutex);
@@ -102,7 +99,7 @@ napi_value release_computes(napi_env env, napi_callback_info info) {
       it->second->changed.notify_all();
       gates().erase(it);
     }
-    detail::set_before_compute_hook(c, {});
+    set_compute_hook_for_testing(c, {});
     return make_undefined(env);
   });
 }
@@ -111,7 +108,7 @@ napi_value release_computes(napi_env env, napi_callback_info info) {
 napi_value backends(napi_env env, napi_callback_info) {
   return guarded(env, [&] {
     std::vector<napi_value> names;
-    for (const Backend* b : available_backends()) names.push_back(make_string(env, b->name()));
+    for (const std::string& b : backend_names()) names.push_back(make_string(env, b));
     return make_array(env, names);
   });
 }

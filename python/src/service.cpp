@@ -1,10 +1,10 @@
-// webnn.Service: the WebNN service (src/ipc/service.hpp) from Python, run on a thread of its own,
+// webnn.Service: the WebNN service (include/webnn/service.hpp) from Python, run on a thread of its own,
 // so that a Python program can serve remote contexts (ML().create_context(remote="unix:PATH"))
 // without the CLI's `webnn serve`.
 #include <thread>
 
 #include "common.hpp"
-#include "ipc/service.hpp"
+#include "webnn/service.hpp"
 
 namespace webnn::python {
 
@@ -16,8 +16,8 @@ class PyService {
       : service_(options(socket, token)), thread_([this] { service_.run(); }) {}
   ~PyService() { stop(); }
   // A thread per connection (Python's process has other threads: no worker processes), quiet.
-  static ipc::ServiceOptions options(const std::string& socket, const std::string& token) {
-    ipc::ServiceOptions o;
+  static ServiceOptions options(const std::string& socket, const std::string& token) {
+    ServiceOptions o;
     o.socket_path = socket;
     o.token = token;
     o.log = [](const std::string&) {};
@@ -31,7 +31,7 @@ class PyService {
   size_t live_objects() const { return service_.live_objects(); }
 
  private:
-  ipc::Service service_;
+  Service service_;
   std::thread thread_;
 };
 

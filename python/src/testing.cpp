@@ -5,9 +5,7 @@
 #include <condition_variable>
 
 #include "common.hpp"
-#include "conformance/tolerance.hpp"
-#include "runtime/handles.hpp"
-#include "runtime/test_hooks.hpp"
+#include "webnn/testing.hpp"
 
 namespace webnn::python {
 
@@ -18,7 +16,7 @@ namespace {
 class ComputeGate {
  public:
   explicit ComputeGate(const MLContext& context) : context_(context), state_(std::make_shared<State>()) {
-    detail::set_before_compute_hook(context_, [state = state_] {
+    set_compute_hook_for_testing(context_, [state = state_] {
       std::unique_lock lock(state->mutex);
       ++state->arrived;
       state->changed.notify_all();
@@ -45,7 +43,7 @@ class ComputeGate {
   }
   void close() {
     release();
-    if (context_ && !closed_) detail::set_before_compute_hook(context_, {});
+    if (context_ && !closed_) set_compute_hook_for_testing(context_, {});
     closed_ = true;
   }
 
@@ -66,26 +64,20 @@ class ComputeGate {
 // element out of tolerance.
 py::object compare_output(const PyGraph& graph, const std::string& name, const py::array& expected,
                           const py::array& actual) {
-  const Graph& ir = *detail::impl_of(graph.model());
-  const NamedOperand* output = nullptr;
-  for (const NamedOperand& o : ir.outputs)
-    if (o.name == name) output = &o;
-  if (!output) throw py::value_error("compare_output: \"" + name + "\" is not an output of the graph");
-  const OperandDescriptor& desc = ir.desc(output->operand);
-  const Operation* producer = nullptr;
-  for (const Operation& op : ir.operations)
-    for (OperandId id : op.outputs)
-      if (id == output->operand) producer = &op;
-  const ArrayBytes e = array_bytes(expected, desc.data_type, DtypeRule::kExact, "compare_output: expected");
-  const ArrayBytes a = array_bytes(actual, desc.data_type, DtypeRule::kExact, "compare_output: actual");
+  const Model& model = graph.model();
+  std::optional<OperandDescriptor> desc;
+  for (const ModelOperand& o : model.outputs())
+    if (o.name == name) desc = o.descriptor;
+  if (!desc) throw py::value_error("compare_output: \"" + name + "\" is not an output of the graph");
+  const ArrayBytes e = array_bytes(expected, desc->data_type, DtypeRule::kExact, "compare_output: expected");
+  const ArrayBytes a = array_bytes(actual, desc->data_type, DtypeRule::kExact, "compare_output: actual");
   if (e.bytes().size() != a.bytes().size()) return py::str("expected and actual differ in size");
-  const conformance::Tolerance tolerance =
-      producer ? conformance::tolerance_for(ir, *producer, desc.data_type) : conformance::Tolerance{};
-  auto mismatch = conformance::compare(desc.data_type, e.bytes(), a.bytes(), tolerance);
+  if (e.bytes().size() != desc->byte_length())
+    return py::str("expected and actual hold " + std::to_string(e.bytes().size()) + " bytes, but " + name + " is " +
+                   desc->to_string());
+  auto mismatch = compare_with_wpt_tolerance(model, name, e.bytes(), a.bytes());
   if (!mismatch) return py::none();
-  return py::str(name + "[" + std::to_string(mismatch->index) + "] = " + std::to_string(mismatch->actual) +
-                 ", expected " + std::to_string(mismatch->expected) + " (distance " +
-                 std::to_string(mismatch->distance) + ", tolerance " + tolerance.to_string() + ")");
+  return py::str(*mismatch);
 }
 
 }  // namespace

@@ -50,6 +50,12 @@ detail::ContextImpl& context_of(const std::shared_ptr<detail::ContextImpl>& impl
 }
 }  // namespace
 
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const Backend* backend : available_backends()) names.emplace_back(backend->name());
+  return names;
+}
+
 // spec: #api-ml-createcontext
 MLContext ML::create_context(const MLContextOptions& options) {
   // Every front end (CLI, Python, C, conformance) comes through here; the service through

@@ -8,18 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "webnn/testing.hpp"
 #include "webnn/webnn.hpp"
 
 namespace webnn::conformance {
 
-struct CaseResult {
-  enum class Status : uint8_t { kPassed, kFailed, kSkipped };
-  std::string file;
-  std::string op;  // the spec method name of the (first) operator
-  std::string name;
-  Status status = Status::kPassed;
-  std::string detail;  // why it failed or was skipped
-};
+using CaseResult = webnn::ConformanceResult;  // include/webnn/testing.hpp
 
 struct RunOptions {
   MLContextOptions context;  // the context the cases run in (backend, threads, remote)

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "webnn/model_options.hpp"
 #include "webnn/types.hpp"
-#include "webnn/webnn.hpp"
 
 namespace webnn::formats {
 

@@ -11,48 +11,14 @@
 #include <memory>
 #include <string>
 
+#include "webnn/service.hpp"
+
 namespace webnn::ipc {
 
-// Flags of `webnn serve` (docs/service.md, "Limits"). A quota is an error the client hears
-// (UnknownError naming the limit), not the end of its connection.
-struct ServiceLimits {
-  // Per client: bytes of its tensors, graph constants and compiled graphs (a graph counts the
-  // bytes of every operand that is not an input: constants, intermediates and outputs).
-  uint64_t max_bytes = uint64_t{4} << 30;
-  // Per client: contexts + tensors + graphs it holds (and tensors whose creation failed).
-  uint64_t max_objects = 10000;
-  // Per message (Cap'n Proto's traversal limit); a larger message cannot be read, so a client
-  // that sends one is broken and its connection ends. The client library checks first.
-  uint64_t max_message_bytes = uint64_t{256} << 20;
-  // Per graph.
-  uint64_t max_graph_operations = 100000;
-  uint64_t max_graph_operands = 200000;  // and outputs
-  // For the service: clients served at once; one more is refused with the reason.
-  unsigned max_clients = 64;
-  // Worker processes only: a step (dispatch, compute, read) or build running longer ends the
-  // worker, and its client's contexts are lost (0 = no limit).
-  double dispatch_timeout_s = 60;
-  // From accepting a connection to its connect() call (0 = no limit).
-  double handshake_timeout_s = 10;
-  // Worker processes only: RLIMIT_AS of a worker (0: max_bytes * 2 + 4 GiB).
-  uint64_t worker_address_space = 0;
-  // Worker processes only: the most threads a context may use (0: the processor count).
-  int worker_threads = 0;
-};
-
-struct ServiceOptions {
-  std::string socket_path;
-  // Clients must present exactly these bytes ("" = no token is asked for).
-  std::string token;
-  // One line per connection and per ended connection; default: stderr.
-  std::function<void(const std::string&)> log;
-  // A sandboxed worker process per connection (webnn serve's default). run() must then be called
-  // from a process with one thread (fork() copies only the caller). Otherwise each connection is
-  // served on a thread of this process: no isolation and no dispatch time limit (tests, Python's
-  // webnn.Service, `webnn serve --in-process`).
-  bool workers = false;
-  ServiceLimits limits;
-};
+// The limits and options are the public header's (include/webnn/service.hpp), whose Service is
+// this one behind a handle.
+using ServiceLimits = webnn::ServiceLimits;
+using ServiceOptions = webnn::ServiceOptions;
 
 class Service {
  public:

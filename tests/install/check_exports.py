@@ -31,7 +31,7 @@ def declared(include_dir):
     (every member of it is public) or a free function of namespace webnn."""
     c_header = (include_dir / "webnn.h").read_text(encoding="utf-8")
     c_functions = set(re.findall(r"WEBNN_EXPORT\s[^;{]*?\b(webnn_\w+)\s*\(", c_header))
-    cpp = "".join((include_dir / name).read_text(encoding="utf-8") for name in ("types.hpp", "webnn.hpp"))
+    cpp = "".join(path.read_text(encoding="utf-8") for path in sorted(include_dir.glob("*.hpp")))
     classes = set(re.findall(r"\b(?:class|struct)\s+WEBNN_EXPORT\s+(\w+)", cpp))
     functions = set(re.findall(r"WEBNN_EXPORT\s+[\w:<>,&*\s]*?\b(\w+|operator==)\s*\(", cpp))
     return c_functions, classes, functions

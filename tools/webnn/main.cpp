@@ -15,12 +15,10 @@
 #include <random>
 #include <set>
 
-#include "backends/backend.hpp"
 #include "common/random_tensor.hpp"
-#include "conformance/wpt.hpp"
-#include "core/dispatch.hpp"
-#include "formats/formats.hpp"
-#include "ipc/service.hpp"
+#include "webnn/files.hpp"
+#include "webnn/service.hpp"
+#include "webnn/testing.hpp"
 #include "webnn/webnn.hpp"
 
 namespace {
@@ -77,7 +75,7 @@ MLContextOptions context_options(const CommonOptions& o) {
   options.backend = o.backend;
   options.num_threads = o.threads;
   options.remote = o.remote;
-  if (!o.token_file.empty()) options.token = formats::read_file(o.token_file, "token file");
+  if (!o.token_file.empty()) options.token = read_file(o.token_file, "token file");
   return options;
 }
 
@@ -98,7 +96,7 @@ NamedHostTensors read_inputs(const std::vector<std::string>& specs, const Model&
                                                " is a constant of the imported graph: " + frozen->second);
       throw_error(ErrorKind::kTypeError, "--input " + quote(name) + ": the graph has no input of that name");
     }
-    formats::NpyArray array = formats::read_npy(path);
+    HostTensor array = read_npy(path);
     if (!(array.desc == it->second))
       throw_error(ErrorKind::kTypeError, path + ": holds " + array.desc.to_string() + " but input " + quote(name) +
                                              " is " + it->second.to_string());
@@ -171,12 +169,10 @@ int cmd_run(const std::string& path, const std::vector<std::string>& input_specs
                   "missing input " + name + " (" + desc.to_string() + "): pass --input " + name + "=FILE.npy");
   NamedHostTensors outputs = context.compute(graph, inputs);
   // All outputs or none: written to temporaries, renamed into place together.
-  std::vector<formats::OutputArray> files;
-  for (const auto& [name, t] : outputs) files.push_back({name, t.desc, t.data});
-  formats::write_output_files(out_dir, files);
+  write_output_files(out_dir, outputs);
   for (const auto& [name, t] : outputs)
     std::cout << name << ": " << t.desc.to_string() << " -> "
-              << (std::filesystem::path(out_dir) / formats::output_file_name(name)).string() << "\n";
+              << (std::filesystem::path(out_dir) / output_file_name(name)).string() << "\n";
   return 0;
 }
 
@@ -242,12 +238,7 @@ int cmd_convert(const std::string& path, const std::string& to, const std::strin
 }
 
 int cmd_conformance(const std::string& dir, const CommonOptions& common, const std::string& filter, bool verbose) {
-  conformance::RunOptions options;
-  options.context = context_options(common);
-  options.filter = filter;
-  std::vector<conformance::CaseResult> results = std::filesystem::is_directory(dir)
-                                                     ? conformance::run_directory(dir, options)
-                                                     : conformance::run_file(dir, options);
+  const std::vector<ConformanceResult> results = run_conformance(dir, context_options(common), filter);
   struct Row {
     int passed = 0, failed = 0, skipped = 0;
   };
@@ -256,14 +247,14 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
   for (const auto& r : results) {
     Row& row = rows[r.op];
     switch (r.status) {
-      case conformance::CaseResult::Status::kPassed:
+      case ConformanceResult::Status::kPassed:
         ++row.passed, ++passed;
         break;
-      case conformance::CaseResult::Status::kFailed:
+      case ConformanceResult::Status::kFailed:
         ++row.failed, ++failed;
         std::cout << "FAIL " << r.file << ": " << r.name << ": " << r.detail << "\n";
         break;
-      case conformance::CaseResult::Status::kSkipped:
+      case ConformanceResult::Status::kSkipped:
         ++row.skipped, ++skipped;
         if (verbose) std::cout << "SKIP " << r.file << ": " << r.name << ": " << r.detail << "\n";
         break;
@@ -348,7 +339,7 @@ int main(int argc, char** argv) {
   auto* serve = app.add_subcommand("serve", "serve remote contexts on a Unix socket until SIGINT/SIGTERM");
   serve->add_option("--socket", socket_path, "the socket file to create (mode 0600)")->required();
   serve->add_option("--token-file", token_file, "clients must present this file's bytes as their token");
-  ipc::ServiceLimits limits;
+  ServiceLimits limits;
   bool in_process = false;
   serve->add_flag("--in-process", in_process,
                   "serve each client on a thread of this process: no worker processes, no sandbox, no dispatch "
@@ -381,7 +372,7 @@ int main(int argc, char** argv) {
   add_common(conf);
 
   CLI11_PARSE(app, argc, argv);
-  formats::remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
+  remove_temporaries_on_signals();  // Ctrl-C leaves no temporary file behind
   try {
     parse_load_options(dims, freezes, memory_budget);
     if (*info) return cmd_info(graph_path, common, !common.backend.empty() || !common.remote.empty());
@@ -393,16 +384,16 @@ int main(int argc, char** argv) {
         ::execv("/proc/self/exe", argv);
         std::cerr << "webnn serve: cannot restart with OMP_WAIT_POLICY=passive; workers may spin\n";
       }
-      ipc::ServiceOptions options;
+      ServiceOptions options;
       options.socket_path = socket_path;
       options.workers = !in_process;
       options.limits = limits;
       if (!token_file.empty()) {
-        options.token = formats::read_file(token_file, "token file");
+        options.token = read_file(token_file, "token file");
         if (options.token.empty())
           throw_error(ErrorKind::kTypeError, "--token-file " + quote(token_file) + " is empty");
       }
-      return ipc::serve_until_signal(options);
+      return serve_until_signal(options);
     }
     if (*validate) return cmd_validate(graph_path);
     if (*run) return cmd_run(graph_path, inputs, out_dir, common);
@@ -410,7 +401,7 @@ int main(int argc, char** argv) {
     if (*convert) return cmd_convert(graph_path, to, out_path);
     if (*conf) return cmd_conformance(graph_path, common, filter, verbose);
     if (*backends) {
-      for (const Backend* backend : available_backends()) std::cout << backend->name() << "\n";
+      for (const std::string& backend : backend_names()) std::cout << backend << "\n";
       return 0;
     }
   } catch (const webnn::Error& e) {
