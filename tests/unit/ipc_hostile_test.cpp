@@ -89,8 +89,11 @@ class ServeProcess {
     for (pid_t p; in >> p;) ++n;
     return n;
   }
+  // Within a minute: a worker that held a deaf client's pending replies (a sanitizer build keeps
+  // gigabytes of them, with no address-space limit) takes over 10 s to end on this 2-core machine
+  // while another test loads it.
   bool wait_workers(size_t n) const {
-    for (int i = 0; i < 200; ++i) {
+    for (int i = 0; i < 1200; ++i) {
       if (workers() == n) return true;
       std::this_thread::sleep_for(50ms);
     }
