@@ -16,7 +16,7 @@
 namespace webnn {
 
 namespace ipc {
-class Service;  // the service itself (src/ipc/service.hpp); opaque here
+struct ServiceState;  // the service's state (src/ipc/service.cpp); opaque here
 }  // namespace ipc
 
 // Flags of `webnn serve` (docs/service.md, "Limits"). A quota is an error the client hears
@@ -77,11 +77,14 @@ class WEBNN_EXPORT Service {
   void run();
   // Safe from any thread and from a signal handler.
   void stop() noexcept;
-  // Contexts, tensors and graphs the clients hold now, over all connections served on threads.
+  // Contexts, tensors and graphs the clients hold now, over all connections served on threads
+  // (workers keep their own counts).
   size_t live_objects() const;
+  // Connections accepted so far.
+  size_t connections_served() const;
 
  private:
-  std::unique_ptr<ipc::Service> impl_;
+  std::shared_ptr<ipc::ServiceState> state_;
 };
 
 // `webnn serve`: runs a Service until SIGINT or SIGTERM, then removes the socket; returns the exit

@@ -1,6 +1,6 @@
 // The builder's private state behind MLGraphBuilder and MLOperand (include/webnn/webnn.hpp), and
-// the builder steps that bindings adding operations by kind share (python/, js/, src/capi/).
-// Implemented in src/api/ml_graph_builder.cpp, over the runtime's handles (runtime/handles.hpp).
+// the parts of MLGraphBuilder::add_operation that src/api/operators.cpp implements. Over the
+// runtime's handles (runtime/handles.hpp).
 #pragma once
 
 #include <functional>
@@ -24,16 +24,6 @@ struct BuilderImpl {
   explicit BuilderImpl(std::shared_ptr<ContextImpl> ctx, uint64_t max_bytes) : context(std::move(ctx)), ir(max_bytes) {}
 };
 
-// The builder methods' shared steps, for bindings that add operations by kind (python/): the
-// spec's "validating operand" of `operand` as `argument` of `method` (TypeError naming both), and
-// adding an operation under the builder's lock after its "can build" check (src/api/ml_graph_builder.cpp).
-OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
-                            const std::string& method, const std::string& argument);
-std::vector<MLOperand> add_by_kind(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, std::vector<OperandId> inputs,
-                                   Attributes attrs, const std::string& label);
-// The spec's "can build" check (InvalidStateError), for bindings that must make it before they
-// validate their operands (js/).
-void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method);
 // MLGraphBuilder::add_operation's parts (src/api/operators.cpp): the op named `name` (TypeError
 // for an unknown one); the names of `given` operands in the spec's order, a sequence<MLOperand>
 // expanded ("inputs[0]", ...; TypeError for a wrong count); the attribute struct filled from the
@@ -43,8 +33,5 @@ OpKind operator_kind(const std::string& name);
 std::vector<std::string> operand_names(OpKind kind, size_t given);
 Attributes attributes_from(OpKind kind, const MLArguments& arguments,
                            const std::function<OperandId(const MLOperand&, const std::string&)>& operand);
-// build()'s synchronous steps (outputs validated, the builder marked built); the graph it returns
-// is compiled by context_build_graph, which a binding may run on another thread (js/).
-std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl, const MLNamedOperands& outputs);
 
 }  // namespace webnn::detail

@@ -119,6 +119,22 @@ MLOperand add_one(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, const s
   return add_many(impl, kind, label, std::forward<Make>(make)).at(0);
 }
 
+// build()'s steps before its "in parallel" part: the outputs validated, the builder marked built
+// and its graph frozen.
+std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl,
+                                              const MLNamedOperands& outputs) {
+  std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
+  require_can_build(*impl, "build");
+  std::vector<NamedOperand> named;
+  for (const auto& [name, operand] : outputs)
+    named.push_back({name, operand_id(impl, operand, "build", "output " + quote(name))});
+  // A destroyed constant tensor can no longer back a graph (its operands stay readable, but the
+  // spec rejects the build).
+  for (const auto& tensor : impl->constant_tensors)
+    type_error_if(tensor->destroyed.load(), "build: a constant tensor used by this builder is destroyed");
+  return impl->ir.build(named);
+}
+
 }  // namespace
 
 // ---- MLOperand ----
@@ -222,55 +238,15 @@ MLOperand MLGraphBuilder::constant(const MLTensor& tensor) {
 
 // spec: #api-mlgraphbuilder-build
 MLGraph MLGraphBuilder::build(const MLNamedOperands& outputs) {
-  return detail::context_build_graph(impl_->context, detail::freeze_for_build(impl_, outputs));
+  return detail::context_build_graph(impl_->context, freeze_for_build(impl_, outputs));
 }
 
 Model MLGraphBuilder::build_model(const MLNamedOperands& outputs) {
-  return detail::make_handle<Model>(detail::freeze_for_build(impl_, outputs));
+  return detail::make_handle<Model>(freeze_for_build(impl_, outputs));
 }
 
 // ---- The operators (generated from the op table by scripts/gen_api.py) ----
 
 #include "api/ops.gen.inc"
-
-// ---- The generic entry of bindings that add operations by kind (api/impl.hpp) ----
-
-namespace detail {
-
-void check_can_build(const std::shared_ptr<BuilderImpl>& impl, const std::string& method) {
-  std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
-  require_can_build(*impl, method.c_str());
-}
-
-// build()'s steps before its "in parallel" part: the outputs validated, the builder marked built
-// and its graph frozen.
-std::shared_ptr<const Graph> freeze_for_build(const std::shared_ptr<BuilderImpl>& impl,
-                                              const MLNamedOperands& outputs) {
-  std::lock_guard<std::mutex> lock(builder_of(impl).mutex);
-  require_can_build(*impl, "build");
-  std::vector<NamedOperand> named;
-  for (const auto& [name, operand] : outputs)
-    named.push_back({name, operand_id(impl, operand, "build", "output " + quote(name))});
-  // A destroyed constant tensor can no longer back a graph (its operands stay readable, but the
-  // spec rejects the build).
-  for (const auto& tensor : impl->constant_tensors)
-    type_error_if(tensor->destroyed.load(), "build: a constant tensor used by this builder is destroyed");
-  return impl->ir.build(named);
-}
-
-OperandId validated_operand(const std::shared_ptr<BuilderImpl>& impl, const MLOperand& operand,
-                            const std::string& method, const std::string& argument) {
-  return operand_id(impl, operand, method.c_str(), argument);
-}
-
-std::vector<MLOperand> add_by_kind(const std::shared_ptr<BuilderImpl>& impl, OpKind kind, std::vector<OperandId> inputs,
-                                   Attributes attrs, const std::string& label) {
-  return webnn::add_validated(impl, kind, op_name(kind).data(), label, [&](std::vector<OperandId>& in) -> Attributes {
-    in = std::move(inputs);
-    return std::move(attrs);
-  });
-}
-
-}  // namespace detail
 
 }  // namespace webnn

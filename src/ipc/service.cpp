@@ -74,7 +74,7 @@ class LogTaskErrors final : public kj::TaskSet::ErrorHandler {
 
 }  // namespace
 
-struct Service::State {
+struct ServiceState {
   ServiceOptions options;
   int listen_fd = -1;
   int wake[2] = {-1, -1};  // stop(): a byte written to wake[1]
@@ -106,7 +106,7 @@ struct Service::State {
 
 namespace {
 
-using State = Service::State;
+using State = ServiceState;
 
 std::string seconds(double s) {
   std::ostringstream out;
@@ -853,8 +853,24 @@ void stop_workers(State& s) {
 
 }  // namespace
 
-Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
-  State& s = *state_;
+void serve_connection_fd(int fd, ServiceOptions options) {
+  State state;
+  state.options = std::move(options);
+  auto conn = std::make_shared<Connection>();
+  conn->number = 1;
+  conn->fd = fd;
+  serve_connection(state, conn);
+}
+
+}  // namespace webnn::ipc
+
+// ---- webnn::Service (include/webnn/service.hpp): the service itself, over the state above ----
+
+namespace webnn {
+
+Service::Service(ServiceOptions options) : state_(std::make_shared<ipc::ServiceState>()) {
+  using namespace ipc;
+  ServiceState& s = *state_;
   s.options = std::move(options);
   // Counted here: a worker's sandbox refuses the files glibc reads for it.
   if (s.options.limits.worker_threads <= 0)
@@ -902,9 +918,10 @@ Service::Service(ServiceOptions options) : state_(std::make_shared<State>()) {
 }
 
 Service::~Service() {
+  using namespace ipc;
   // run() has ended every connection and closed the socket when it returned; what is left is a
   // service that never ran.
-  State& s = *state_;
+  ServiceState& s = *state_;
   if (s.listen_fd >= 0) {
     ::close(s.listen_fd);
     ::unlink(s.options.socket_path.c_str());
@@ -919,7 +936,8 @@ void Service::stop() noexcept {
 }
 
 void Service::run() {
-  State& s = *state_;
+  using namespace ipc;
+  ServiceState& s = *state_;
   uint64_t next = 1;
   std::vector<pollfd> fds;
   std::vector<pid_t> watched;
@@ -979,15 +997,6 @@ void Service::run() {
 size_t Service::live_objects() const { return state_->live.load(); }
 size_t Service::connections_served() const { return state_->served.load(); }
 
-void serve_connection_fd(int fd, ServiceOptions options) {
-  State state;
-  state.options = std::move(options);
-  auto conn = std::make_shared<Connection>();
-  conn->number = 1;
-  conn->fd = fd;
-  serve_connection(state, conn);
-}
-
 namespace {
 Service* g_signalled = nullptr;
 extern "C" void on_stop_signal(int) {
@@ -1012,4 +1021,4 @@ int serve_until_signal(ServiceOptions options) {
   return 0;
 }
 
-}  // namespace webnn::ipc
+}  // namespace webnn

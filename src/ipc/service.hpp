@@ -15,44 +15,15 @@
 
 namespace webnn::ipc {
 
-// The limits and options are the public header's (include/webnn/service.hpp), whose Service is
-// this one behind a handle.
+// The service is the public header's (include/webnn/service.hpp); its state and connections are
+// defined in service.cpp.
 using ServiceLimits = webnn::ServiceLimits;
 using ServiceOptions = webnn::ServiceOptions;
-
-class Service {
- public:
-  // Binds and listens (the socket file gets mode 0600). Throws Error when it cannot: the path is
-  // too long, taken by a live service, or not writable. A stale socket file is replaced.
-  explicit Service(ServiceOptions options);
-  // Stops (as stop()) and removes the socket file.
-  ~Service();
-  Service(const Service&) = delete;
-  Service& operator=(const Service&) = delete;
-
-  // Accepts connections until stop(); then ends every connection (in-flight calls finish first)
-  // and returns once their threads have.
-  void run();
-  // Safe from any thread and from a signal handler.
-  void stop() noexcept;
-
-  // Contexts, tensors and graphs the clients hold now, over all connections served on threads
-  // (for tests; workers keep their own counts).
-  size_t live_objects() const;
-  size_t connections_served() const;
-
-  struct State;
-
- private:
-  std::shared_ptr<State> state_;
-};
+using Service = webnn::Service;
+using webnn::serve_until_signal;
 
 // Serves one connection on `fd` (a connected Unix stream socket, closed on return) on the calling
 // thread until it ends: what each accepted connection gets, for the fuzz target.
 void serve_connection_fd(int fd, ServiceOptions options);
-
-// `webnn serve`: runs a Service until SIGINT or SIGTERM, then removes the socket; returns the exit
-// status.
-int serve_until_signal(ServiceOptions options);
 
 }  // namespace webnn::ipc
