@@ -3,7 +3,7 @@
 #include <numeric>
 
 #include "common.hpp"
-#include "graph/graph_builder.hpp"
+#include "webnn/limits.hpp"
 
 namespace webnn::python {
 
@@ -23,9 +23,9 @@ void check_byte_length(const py::array& array, DataType type, const std::string&
     if (!too_large) desc.shape.push_back(static_cast<uint32_t>(array.shape(i)));
   }
   const auto bytes = desc.byte_length();
-  if (too_large || !bytes || *bytes > kDefaultMaxTensorByteLength)
+  if (too_large || !bytes || *bytes > kMaxTensorByteLength)
     throw_type_error(what + ": " + std::to_string(array.size()) + " elements of " + std::string(to_string(type)) +
-                     " exceed maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) + " bytes)");
+                     " exceed maxTensorByteLength (" + std::to_string(kMaxTensorByteLength) + " bytes)");
 }
 
 // A value for error messages: None as None, anything else by its type's name.
@@ -212,10 +212,9 @@ ArrayBytes buffer_bytes(py::handle value, const std::string& what) {
       throw_type_error(what + ": the buffer cannot be read as an array (" + std::string(e.what()) + ")");
     }
     // Checked while it is still a view: a memoryview with zero strides can stand for gigabytes.
-    if (static_cast<uint64_t>(array.nbytes()) > kDefaultMaxTensorByteLength)
+    if (static_cast<uint64_t>(array.nbytes()) > kMaxTensorByteLength)
       throw_type_error(what + ": the buffer holds " + std::to_string(array.nbytes()) +
-                       " bytes, more than maxTensorByteLength (" + std::to_string(kDefaultMaxTensorByteLength) +
-                       " bytes)");
+                       " bytes, more than maxTensorByteLength (" + std::to_string(kMaxTensorByteLength) + " bytes)");
     if (!is_native(array)) array = array.attr("astype")(array.dtype().attr("newbyteorder")("="));
     array = numpy().attr("ascontiguousarray")(array);
   }

@@ -8,11 +8,12 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "webnn/limits.hpp"
 
 namespace webnn {
 
 // The implementation's bound on any one tensor (MLOpSupportLimits.maxTensorByteLength).
-inline constexpr uint64_t kDefaultMaxTensorByteLength = uint64_t{1} << 31;  // 2 GiB
+inline constexpr uint64_t kDefaultMaxTensorByteLength = kMaxTensorByteLength;
 
 // Runs `fn`; a webnn::Error it throws leads with the caller's operator label in brackets
 // ("[conv_1] conv2d: ..."), escaped, as WPT's validation tests expect of every failing builder call
