@@ -12,7 +12,10 @@ cd "$(dirname "$0")/.."
 # with the same reports (asserts stay on: a Debug build). -g1: line tables only, what a report's
 # stack trace needs, at a fraction of full debug information's compile time.
 # The benchmarks are left out (their smoke tests run in the plain build), as are the generated-file
-# checks and the ONNX Runtime comparisons (CMakeLists.txt, WEBNN_CHECK_TOOLS).
+# checks and the ONNX Runtime comparisons (CMakeLists.txt, WEBNN_CHECK_TOOLS). The ONNX suites (the
+# backend test suite, the PyTorch models, the compositions) share their cases between the backends
+# here: each case runs instrumented once, on one backend (tests/onnx_import/shard.py); the plain
+# build runs every case on every backend.
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-g1 -O1" \
   -DCMAKE_C_FLAGS_DEBUG="-g1 -O1" -DWEBNN_SANITIZE=ON -DWEBNN_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$(nproc)"

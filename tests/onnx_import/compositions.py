@@ -47,6 +47,7 @@ import subprocess
 import sys
 
 import numpy as np
+from shard import shard
 
 try:
     import onnx
@@ -801,6 +802,7 @@ def main():
               (f": {error}" if error else ""))
         failed += bool(error)
     failed += check_refused(cli, work, backend, refused)
+    cases = shard(cases)
     failed += check_cases(cli, work, backend, cases)
     print(f"{len(cases) + len(refused) + 3 - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

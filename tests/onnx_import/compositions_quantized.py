@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     from onnx import helper, mapping, numpy_helper
     from compositions import check_refused, run_model
+    from shard import shard
 except ImportError as e:  # pragma: no cover - the skip path
     print(f"skipped: {e}")
     sys.exit(77)
@@ -411,6 +412,7 @@ def main():
                 "sequence_lens shorter")]
     failed = check_refused(cli, work, backend,
                             [(name, model, feeds, error) for name, (model, feeds, _, _), error in refused])
+    cases = shard(cases)
     for name, (model, feeds, expected, mode) in cases:
         got = run_model(cli, work, backend, model, feeds)
         errors = [got] if isinstance(got, str) else compare(name, got, expected, mode)

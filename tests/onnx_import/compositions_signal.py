@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 try:
     from onnx import TensorProto, helper, numpy_helper
     from compositions import check_cases, check_refused, run_model
+    from shard import shard
 except ImportError as e:  # pragma: no cover - the skip path
     print(f"skipped: {e}")
     sys.exit(77)
@@ -289,6 +290,7 @@ def main():
         ("MelWeightMatrix double", *mel_case(4, 16, 8000, 0.0, 4000.0, TensorProto.DOUBLE)[:2], "double"),
     ]
     failed = check_refused(cli, work, backend, refused)
+    cases = shard(cases)
     failed += check_cases(cli, work, backend, cases)
     print(f"{len(cases) + len(refused) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -300,6 +301,17 @@ int main(int argc, char** argv) {
     std::cerr << "usage: webnn_onnx_suite [--backend NAME] [--verbose] [--filter TEXT] DIR...\n";
     return 2;
   }
+  // WEBNN_TEST_SHARD=K/N: every N-th case from the K-th (tests/onnx_import/shard.py says why).
+  int shard = 0, shards = 1;
+  if (const char* spec = std::getenv("WEBNN_TEST_SHARD")) {
+    char rest = 0;
+    if (std::sscanf(spec, "%d/%d%c", &shard, &shards, &rest) != 2 || shard < 0 || shard >= shards) {
+      std::cerr << "WEBNN_TEST_SHARD=" << spec << ": expected K/N with 0 <= K < N\n";
+      return 2;
+    }
+    std::cout << "shard " << shard << "/" << shards << "\n";
+  }
+  int index = -1;
   struct Row {
     int passed = 0, failed = 0, skipped = 0;
   };
@@ -320,6 +332,7 @@ int main(int argc, char** argv) {
     for (const fs::path& dir : cases) {
       std::string name = root.filename().string() + "/" + dir.filename().string();
       if (!filter.empty() && name.find(filter) == std::string::npos) continue;
+      if (++index % shards != shard) continue;
       std::string op = op_key(dir);
       Result r = run_isolated(dir, backend);
       Row& row = rows[op];

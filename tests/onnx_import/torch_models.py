@@ -19,6 +19,8 @@ import re
 import subprocess
 import sys
 
+from shard import shard
+
 try:
     import numpy as np
     import torch
@@ -83,7 +85,7 @@ def check_names(cli, path, work, name):
 
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
-    names = sys.argv[4:] or list(MODELS)
+    names = shard(sys.argv[4:] or list(MODELS))
     os.makedirs(work, exist_ok=True)
     # ONNX Runtime (tools/ort) when node and onnxruntime-node are installed.
     ort = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "ort", "ort_run.mjs")

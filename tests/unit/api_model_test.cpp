@@ -17,7 +17,7 @@ namespace webnn {
 namespace {
 
 template <class F>
-Error error_of(F&& f) {
+Error thrown_by(F&& f) {
   try {
     f();
   } catch (const Error& e) {
@@ -36,16 +36,16 @@ MLContext reference_context() {
 TEST(ApiModel, AnEmptyHandleIsATypeError) {
   const Model empty;
   EXPECT_FALSE(empty);
-  EXPECT_EQ(error_of([&] { (void)empty.inputs(); }).kind(), ErrorKind::kTypeError);
-  EXPECT_EQ(error_of([&] { empty.save("/tmp/never.json"); }).kind(), ErrorKind::kTypeError);
+  EXPECT_EQ(thrown_by([&] { (void)empty.inputs(); }).kind(), ErrorKind::kTypeError);
+  EXPECT_EQ(thrown_by([&] { empty.save("/tmp/never.json"); }).kind(), ErrorKind::kTypeError);
   MLContext ctx = reference_context();
-  const Error e = error_of([&] { ctx.build(empty); });
+  const Error e = thrown_by([&] { ctx.build(empty); });
   EXPECT_EQ(e.kind(), ErrorKind::kTypeError);
   EXPECT_NE(e.message().find("build: the model is an empty handle"), std::string::npos) << e.message();
 }
 
 TEST(ApiModel, LoadingAMissingFileNamesIt) {
-  const Error e = error_of([] { Model::load("/nonexistent/dir/graph.json"); });
+  const Error e = thrown_by([] { Model::load("/nonexistent/dir/graph.json"); });
   EXPECT_NE(e.message().find("/nonexistent/dir/graph.json"), std::string::npos) << e.message();
 }
 
@@ -78,13 +78,13 @@ TEST(ApiModel, AFailedBuildModelLeavesTheBuilderAsItWas) {
   MLGraphBuilder a(ctx), b(ctx);
   MLOperand x = a.input("x", {DataType::kFloat32, {2}});
   MLOperand foreign = b.input("y", {DataType::kFloat32, {2}});
-  const Error e = error_of([&] { a.build_model({{"out", foreign}}); });
+  const Error e = thrown_by([&] { a.build_model({{"out", foreign}}); });
   EXPECT_EQ(e.kind(), ErrorKind::kTypeError);
   EXPECT_NE(e.message().find("output \"out\""), std::string::npos) << e.message();
   // Not built: the builder goes on, and builds once.
   const Model model = a.build_model({{"out", a.relu(x)}});
   EXPECT_EQ(model.operation_count(), 1u);
-  EXPECT_EQ(error_of([&] { a.build_model({{"out", x}}); }).kind(), ErrorKind::kInvalidStateError);
+  EXPECT_EQ(thrown_by([&] { a.build_model({{"out", x}}); }).kind(), ErrorKind::kInvalidStateError);
 }
 
 TEST(ApiModel, OperandByIdIsCheckedAgainstTheBuilder) {
@@ -95,7 +95,7 @@ TEST(ApiModel, OperandByIdIsCheckedAgainstTheBuilder) {
   EXPECT_EQ(b.operand(y.id()).shape(), (Shape{2}));
   EXPECT_EQ(x.name(), "x");
   EXPECT_EQ(y.name(), "");
-  const Error e = error_of([&] { b.operand(99); });
+  const Error e = thrown_by([&] { b.operand(99); });
   EXPECT_EQ(e.kind(), ErrorKind::kTypeError);
   EXPECT_NE(e.message().find("99"), std::string::npos) << e.message();
 }
@@ -126,7 +126,7 @@ TEST(ApiModel, WhenReachedAndOnLostOnALostContext) {
   std::string message;
   ctx.on_lost([&](const MLContextLostInfo& info) { message = info.message; });  // at once: it is lost
   EXPECT_EQ(message, "destroy() was called");
-  EXPECT_EQ(error_of([&] { ctx.on_lost({}); }).kind(), ErrorKind::kTypeError);
+  EXPECT_EQ(thrown_by([&] { ctx.on_lost({}); }).kind(), ErrorKind::kTypeError);
 }
 
 }  // namespace

@@ -17,6 +17,7 @@ namespace webnn::formats {
 namespace {
 
 using testing::expect_error;
+using testing::parse_json;
 using testing::slurp;
 using testing::TempDir;
 using testing::write_file;
@@ -27,8 +28,6 @@ std::string graph_with(const std::string& nodes) {
     "nodes": )" +
          nodes + R"(, "outputs": {"y": "y"}})";
 }
-
-std::shared_ptr<const Graph> parse(const std::string& text) { return parse_graph_json(text, no_weights(), "g.json"); }
 
 // x + c, with a 64-float constant c = value, value + 1, ... (not uniform, so not written as a
 // scalar: it goes to the weights file).
@@ -53,17 +52,18 @@ std::vector<std::string> files_in(const std::string& dir) {
 // ---- Finding 7: required parameters have no defaults ----
 
 TEST(FormatsHardening, RequiredParametersMustBeGiven) {
-  expect_error([] { parse(graph_with(R"([{"id": "y", "op": "softmax", "inputs": ["x"]}])")); },
+  expect_error([] { parse_json(graph_with(R"([{"id": "y", "op": "softmax", "inputs": ["x"]}])")); },
                {"g.json", "softmax needs its required parameter \"axis\""});
-  expect_error([] { parse(graph_with(R"([{"id": "y", "op": "concat", "inputs": ["x", "x"]}])")); },
+  expect_error([] { parse_json(graph_with(R"([{"id": "y", "op": "concat", "inputs": ["x", "x"]}])")); },
                {"concat needs its required parameter \"axis\""});
-  expect_error([] { parse(graph_with(R"([{"id": "y", "op": "cast", "inputs": ["x"]}])")); },
+  expect_error([] { parse_json(graph_with(R"([{"id": "y", "op": "cast", "inputs": ["x"]}])")); },
                {"cast needs its required parameter \"dataType\""});
-  expect_error([] { parse(graph_with(R"([{"id": "y", "op": "cumulativeSum", "inputs": ["x"]}])")); },
+  expect_error([] { parse_json(graph_with(R"([{"id": "y", "op": "cumulativeSum", "inputs": ["x"]}])")); },
                {"cumulativeSum needs its required parameter \"axis\""});
   expect_error(
       [] {
-        parse(graph_with(R"([{"id": "s", "op": "split", "inputs": ["x"], "outputs": ["y"], "options": {"axis": 0}}])"));
+        parse_json(
+            graph_with(R"([{"id": "s", "op": "split", "inputs": ["x"], "outputs": ["y"], "options": {"axis": 0}}])"));
       },
       {"split needs its required parameter \"splits\""});
   // The text form goes through the same decoding.
@@ -78,7 +78,7 @@ TEST(FormatsHardening, RequiredParametersMustBeGiven) {
 TEST(FormatsHardening, RequiredParametersAreWrittenEvenAtTheirInitializer) {
   // axis 0 equals SoftmaxAttrs' member initializer: a writer that left it out would write a file
   // the reader rejects.
-  auto g = parse(graph_with(R"([{"id": "y", "op": "softmax", "inputs": ["x"], "options": {"axis": 0}}])"));
+  auto g = parse_json(graph_with(R"([{"id": "y", "op": "softmax", "inputs": ["x"], "options": {"axis": 0}}])"));
   const std::string json = to_json(*g);
   EXPECT_THAT(json, ::testing::HasSubstr("\"axis\": 0"));
   auto again = parse_graph_json(json, no_weights(), "again.json");
@@ -91,8 +91,8 @@ TEST(FormatsHardening, RequiredParametersAreWrittenEvenAtTheirInitializer) {
 
 TEST(FormatsHardening, NulAfterTheDocumentIsAnError) {
   const std::string good = graph_with(R"([{"id": "y", "op": "relu", "inputs": ["x"]}])");
-  EXPECT_NO_THROW(parse(good));
-  expect_error([&] { parse(good + std::string("\0garbage", 8)); },
+  EXPECT_NO_THROW(parse_json(good));
+  expect_error([&] { parse_json(good + std::string("\0garbage", 8)); },
                {"g.json", "NUL byte at byte " + std::to_string(good.size())});
   const std::string manifest =
       R"({"format": "wg-weights-manifest", "version": 1, "endianness": "little", "tensors": {}})";
@@ -115,7 +115,7 @@ double seconds_to_reject(size_t n) {
   double best = 1e9;
   for (int round = 0; round < 3; ++round) {
     auto t0 = std::chrono::steady_clock::now();
-    EXPECT_THROW(parse(text), Error);
+    EXPECT_THROW(parse_json(text), Error);
     best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   }
   return best;
@@ -136,16 +136,16 @@ TEST(FormatsHardening, ParsingManySiblingsIsLinear) {
   std::string wide = "{";
   for (int i = 0; i < 200000; ++i) wide += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":0";
   auto t0 = std::chrono::steady_clock::now();
-  EXPECT_THROW(parse(wide + "}"), Error);  // not a graph, but parsed first
+  EXPECT_THROW(parse_json(wide + "}"), Error);  // not a graph, but parsed first
   EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
 }
 
 TEST(FormatsHardening, DuplicateKeysAndDepthStillCaught) {
-  expect_error([] { parse(R"({"a": 1, "b": 2, "a": 3})"); }, {"duplicate key \"a\""});
-  expect_error([] { parse(R"({"a": {"x": 1, "x": 1}})"); }, {"duplicate key \"x\""});
-  EXPECT_THROW(parse(R"({"a": {"x": 1}, "b": {"x": 1}})"), Error);  // not a graph, but no duplicate
+  expect_error([] { parse_json(R"({"a": 1, "b": 2, "a": 3})"); }, {"duplicate key \"a\""});
+  expect_error([] { parse_json(R"({"a": {"x": 1, "x": 1}})"); }, {"duplicate key \"x\""});
+  EXPECT_THROW(parse_json(R"({"a": {"x": 1}, "b": {"x": 1}})"), Error);  // not a graph, but no duplicate
   try {
-    parse(R"({"a": {"x": 1}, "b": {"x": 1}})");
+    parse_json(R"({"a": {"x": 1}, "b": {"x": 1}})");
   } catch (const Error& e) {
     EXPECT_THAT(e.message(), ::testing::Not(::testing::HasSubstr("duplicate")));
   }
@@ -163,7 +163,7 @@ TEST(FormatsHardening, NamesLikeTheInlineBytesPlaceholderRoundTrip) {
       "consts": {"c": {"dataType": "float32", "shape": [2], "init": {"kind": "inlineBytes", "bytes": [0, 0, 128, 63, 0, 0, 0, 64]}}},
       "nodes": [{"id": "y", "op": "relu", "inputs": ["c"]}], "outputs": {)" +
                             Json(name).dump() + R"(: "y"}})";
-    auto g = parse(doc);
+    auto g = parse_json(doc);
     const std::string json = to_json(*g);
     auto again = parse_graph_json(json, no_weights(), "again.json");
     EXPECT_EQ(to_json(*again), json);
@@ -401,7 +401,7 @@ TEST(FormatsHardening, ScalarFilledConstantsAreBoundedInAll) {
     "consts": {)" + consts +
                           R"(}, "nodes": [{"id": "y", "op": "add", "inputs": ["c0", "c1"]}], "outputs": {"y": "y"}})";
   try {
-    parse(doc);
+    parse_json(doc);
     ADD_FAILURE() << "expected a NotSupportedError";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::kNotSupportedError) << e.what();
@@ -414,7 +414,7 @@ TEST(FormatsHardening, ScalarFilledConstantsAreBoundedInAll) {
     "consts": {"a": {"dataType": "float32", "shape": [1000], "init": {"kind": "scalar", "value": 2}},
                "b": {"dataType": "float32", "shape": [1000], "init": {"kind": "scalar", "value": 3}}},
     "nodes": [{"id": "y", "op": "add", "inputs": ["a", "b"]}], "outputs": {"y": "y"}})";
-  EXPECT_NO_THROW(parse(small));
+  EXPECT_NO_THROW(parse_json(small));
   EXPECT_THROW(parse_graph_json(small, no_weights(), "g.json", 6000), Error);  // 8000 bytes > 6000
   EXPECT_NO_THROW(parse_graph_json(small, no_weights(), "g.json", 8000));
 }

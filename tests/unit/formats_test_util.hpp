@@ -15,6 +15,11 @@
 
 namespace webnn::formats::testing {
 
+// A JSON graph file's text, parsed without weights.
+inline std::shared_ptr<const Graph> parse_json(const std::string& text) {
+  return parse_graph_json(text, no_weights(), "g.json");
+}
+
 // Compares two graphs operand by operand and operation by operation. With `names` false the
 // names of constants and intermediates (which a writer may generate) are not compared.
 inline void expect_same_graph(const Graph& a, const Graph& b, bool names = true) {

@@ -37,8 +37,6 @@ void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 namespace webnn::test {
 namespace {
 
-constexpr DataType kF32 = DataType::kFloat32;
-
 using Bytes = std::vector<std::byte>;
 
 // Seeded data in [-1, 1) for float types, small integers otherwise.

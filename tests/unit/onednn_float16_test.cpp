@@ -21,7 +21,6 @@ namespace webnn::test {
 namespace {
 
 constexpr DataType kF16 = DataType::kFloat16;
-constexpr DataType kF32 = DataType::kFloat32;
 
 using Bytes = std::vector<std::byte>;
 
@@ -66,13 +65,13 @@ std::vector<double> as_doubles(const Bytes& bytes, DataType type) {
 
 // How far onednn may be from the reference: `ulps` float16 ULPs of the expected value, plus `rtol`
 // times the output's largest magnitude (float32 outputs: only the latter).
-struct Tolerance {
+struct Float16Tolerance {
   double ulps = 1;
   double rtol = 0;
 };
-constexpr Tolerance kExact{0, 0};
+constexpr Float16Tolerance kExactFloat16{0, 0};
 
-class Float16Test : public test::BackendComparison<Tolerance> {
+class Float16Test : public test::BackendComparison<Float16Tolerance> {
  protected:
   // A graph input of seeded values in [lo, hi), float16-representable.
   OperandId input(Shape shape, DataType type = kF16, float lo = -1, float hi = 1) {
@@ -119,7 +118,7 @@ class Float16Test : public test::BackendComparison<Tolerance> {
     const OperandDescriptor& d = graph_->desc(o.operand);
     const Bytes& actual = actual_[index];
     const Bytes& expected = expected_[index];
-    const Tolerance& t = tolerances_[index];
+    const Float16Tolerance& t = tolerances_[index];
     ASSERT_EQ(actual.size(), expected.size());
     if (d.data_type != kF16 && d.data_type != kF32) {
       EXPECT_EQ(actual, expected) << o.name;
@@ -208,7 +207,7 @@ TEST_F(Float16Test, PoolsSoftmaxAndLayerNormalization) {
   a.padding = std::vector<uint32_t>{1, 0, 0, 1};
   const OperandId x = input({1, 3, 8, 9});
   output(op(OpKind::kAveragePool2d, {x}, a), {1, 0});
-  output(op(OpKind::kMaxPool2d, {x}, a), kExact);  // selects a float16 value: exact
+  output(op(OpKind::kMaxPool2d, {x}, a), kExactFloat16);  // selects a float16 value: exact
   Pool2dAttrs nhwc;
   nhwc.layout = InputLayout::kNhwc;
   output(op(OpKind::kAveragePool2d, {input({2, 7, 6, 3})}, nhwc), {1, 0});  // global
@@ -272,12 +271,12 @@ TEST_F(Float16Test, OperationsThatNeedFloat16ValuesReadRoundedOnes) {
   const OperandId sum = op(OpKind::kAdd, {a, b});  // onednn, float32 inside
   const OperandId product = op(OpKind::kMul, {a, b});
   // The cast to float32 must see the float16 sum, not the float32 one: bit-identical.
-  output(op(OpKind::kCast, {sum}, CastAttrs{kF32}), kExact);
-  output(op(OpKind::kCast, {product}, CastAttrs{DataType::kInt32}), kExact);
-  output(op(OpKind::kGreater, {product, input({64}, kF16, -4, 4)}), kExact);
-  output(op(OpKind::kFloor, {op(OpKind::kMul, {a, constant_values({}, {37.0f})})}), kExact);
+  output(op(OpKind::kCast, {sum}, CastAttrs{kF32}), kExactFloat16);
+  output(op(OpKind::kCast, {product}, CastAttrs{DataType::kInt32}), kExactFloat16);
+  output(op(OpKind::kGreater, {product, input({64}, kF16, -4, 4)}), kExactFloat16);
+  output(op(OpKind::kFloor, {op(OpKind::kMul, {a, constant_values({}, {37.0f})})}), kExactFloat16);
   ArgMinMaxAttrs arg;
-  output(op(OpKind::kArgMax, {op(OpKind::kReshape, {sum}, ReshapeAttrs{{8, 8}})}, arg), kExact);
+  output(op(OpKind::kArgMax, {op(OpKind::kReshape, {sum}, ReshapeAttrs{{8, 8}})}, arg), kExactFloat16);
   check();
   EXPECT_EQ(where(OpKind::kAdd), "onednn");
   EXPECT_EQ(where(OpKind::kMul), "onednn");
@@ -289,8 +288,8 @@ TEST_F(Float16Test, OverflowPastFloat16IsInfinityWhereItIsRounded) {
   // 300 * 300 = 90000 overflows float16: the graph output and isInfinite see Infinity.
   const OperandId x = input_values({kF16, {4}}, {300.0f, -300.0f, 200.0f, 1.0f});
   const OperandId square = op(OpKind::kMul, {x, x});
-  output(square, kExact);
-  output(op(OpKind::kIsInfinite, {square}), kExact);
+  output(square, kExactFloat16);
+  output(op(OpKind::kIsInfinite, {square}), kExactFloat16);
   check();
   const std::vector<double> out = as_doubles(actual_[0], kF16);
   EXPECT_EQ(out[0], std::numeric_limits<double>::infinity());
@@ -305,13 +304,13 @@ TEST_F(Float16Test, OptionsAreCastToFloat16) {
   const OperandId x = input({256}, kF16, -2, 2);
   ClampAttrs c;
   c.max_value = 0.1;
-  output(op(OpKind::kSub, {op(OpKind::kClamp, {x}, c), constant_values({}, {0.1f})}), kExact);
-  output(op(OpKind::kLeakyRelu, {x}, LeakyReluAttrs{0.1}), kExact);
+  output(op(OpKind::kSub, {op(OpKind::kClamp, {x}, c), constant_values({}, {0.1f})}), kExactFloat16);
+  output(op(OpKind::kLeakyRelu, {x}, LeakyReluAttrs{0.1}), kExactFloat16);
   PadAttrs p;
   p.beginning_padding = {1};
   p.ending_padding = {2};
   p.value = 0.1;
-  output(op(OpKind::kSub, {op(OpKind::kPad, {x}, p), constant_values({}, {0.1f})}), kExact);
+  output(op(OpKind::kSub, {op(OpKind::kPad, {x}, p), constant_values({}, {0.1f})}), kExactFloat16);
   check();
   EXPECT_EQ(where(OpKind::kClamp), "onednn");
   EXPECT_EQ(where(OpKind::kLeakyRelu), "onednn");
@@ -327,11 +326,11 @@ TEST_F(Float16Test, DataMovementAndSelectionStayExact) {
   TransposeAttrs t;
   t.permutation = std::vector<uint32_t>{0, 2, 1};
   const OperandId z = op(OpKind::kConcat, {sliced, op(OpKind::kTranspose, {input({2, 3, 2})}, t)}, ConcatAttrs{1});
-  output(z, kExact);
+  output(z, kExactFloat16);
   const OperandId indices = input_values({DataType::kInt32, {3}}, {2.0f, 0.0f, 1.0f});
-  output(op(OpKind::kGather, {y, indices}, GatherAttrs{1}), kExact);
+  output(op(OpKind::kGather, {y, indices}, GatherAttrs{1}), kExactFloat16);
   const OperandId condition = input_values({DataType::kUint8, {4}}, {1, 0, 0, 1});
-  output(op(OpKind::kWhere, {condition, y, op(OpKind::kNeg, {x})}), kExact);
+  output(op(OpKind::kWhere, {condition, y, op(OpKind::kNeg, {x})}), kExactFloat16);
   check();
   EXPECT_EQ(where(OpKind::kRelu), "onednn");
 }
@@ -364,7 +363,7 @@ TEST_F(Float16Test, WidenedOperationsOneDnnRefusesRunTheirFloat32ReferenceKernel
   LayerNormalizationAttrs ln;
   ln.axes = std::vector<uint32_t>{1};
   output(op(OpKind::kLayerNormalization, {input({2, 3, 4})}, ln), {1, 0});
-  output(op(OpKind::kFloor, {op(OpKind::kMul, {x, constant_values({}, {9.0f})})}), kExact);
+  output(op(OpKind::kFloor, {op(OpKind::kMul, {x, constant_values({}, {9.0f})})}), kExactFloat16);
   check();
   EXPECT_EQ(where(OpKind::kGemm), "reference");
   EXPECT_EQ(where(OpKind::kLayerNormalization), "reference");
@@ -376,10 +375,10 @@ TEST_F(Float16Test, WidenedOperationsOneDnnRefusesRunTheirFloat32ReferenceKernel
 TEST_F(Float16Test, GraphOutputsInFloat16BoundEveryWay) {
   const OperandId x = input({1, 4, 4, 4});
   const OperandId c = op(OpKind::kConv2d, {x, constant({4, 4, 3, 3})}, conv());
-  output(c);                                                      // read again below
-  output(op(OpKind::kRelu, {c}));                                 // a widened producer
-  output(c);                                                      // the same operand twice
-  output(op(OpKind::kReshape, {x}, ReshapeAttrs{{64}}), kExact);  // a view of a graph input
+  output(c);                                                             // read again below
+  output(op(OpKind::kRelu, {c}));                                        // a widened producer
+  output(c);                                                             // the same operand twice
+  output(op(OpKind::kReshape, {x}, ReshapeAttrs{{64}}), kExactFloat16);  // a view of a graph input
   auto split = builder_.add_operation(OpKind::kSplit, {op(OpKind::kSigmoid, {c})}, SplitAttrs{uint32_t{2}, 1});
   output(split[0], {1, 1e-3});  // sigmoid of an unrounded value: the reference rounds c first
   output(split[1], {1, 1e-3});
@@ -395,7 +394,7 @@ TEST_F(Float16Test, ConversionsAreExactForEveryFloat16Value) {
   std::vector<uint16_t> every(65536);
   for (size_t i = 0; i < every.size(); ++i) every[i] = static_cast<uint16_t>(i);
   const OperandId x = input_bytes({kF16, {65536}}, bytes_of(every));
-  output(op(OpKind::kIdentity, {x}), kExact);
+  output(op(OpKind::kIdentity, {x}), kExactFloat16);
   std::vector<float> tricky = {0.0f,
                                -0.0f,
                                1.0f + 0x1p-11f,
@@ -420,7 +419,7 @@ TEST_F(Float16Test, ConversionsAreExactForEveryFloat16Value) {
   for (int i = 0; i < 5000; ++i) tricky.push_back(wide(rng));
   for (int i = 0; i < 5000; ++i) tricky.push_back(std::ldexp(wide(rng), -20));
   const OperandId y = input_values({kF32, {static_cast<uint32_t>(tricky.size())}}, tricky);
-  output(op(OpKind::kCast, {y}, CastAttrs{kF16}), kExact);
+  output(op(OpKind::kCast, {y}, CastAttrs{kF16}), kExactFloat16);
   check();
   // Bit for bit, apart from NaN payloads (compared as NaN above).
   const std::vector<double> a = as_doubles(actual_[0], kF16);

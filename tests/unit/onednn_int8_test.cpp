@@ -22,7 +22,6 @@
 namespace webnn::test {
 namespace {
 
-constexpr DataType kF32 = DataType::kFloat32;
 constexpr DataType kU8 = DataType::kUint8;
 constexpr DataType kI8 = DataType::kInt8;
 constexpr DataType kI32 = DataType::kInt32;
@@ -31,13 +30,13 @@ using Bytes = std::vector<std::byte>;
 
 // How onednn may differ from the reference: quantized outputs by `quanta`, float32 outputs by
 // `rtol` times the output's largest magnitude.
-struct Tolerance {
+struct Int8Tolerance {
   int quanta = 1;
   double rtol = 1e-5;
 };
-constexpr Tolerance kExact{0, 0};
+constexpr Int8Tolerance kExactInt8{0, 0};
 
-class Int8Test : public test::BackendComparison<Tolerance> {
+class Int8Test : public test::BackendComparison<Int8Tolerance> {
  protected:
   // A tensor of `type` with seeded values: integers in [lo, hi] for the integer types, reals in
   // [lo, hi) for float32.
@@ -126,7 +125,7 @@ class Int8Test : public test::BackendComparison<Tolerance> {
     ASSERT_EQ(actual_[index].size(), expected_[index].size());
     const std::vector<double> a = as_doubles(actual_[index], d.data_type);
     const std::vector<double> e = as_doubles(expected_[index], d.data_type);
-    const Tolerance& t = tolerances_[index];
+    const Int8Tolerance& t = tolerances_[index];
     double largest = 0;
     for (double v : e)
       if (std::isfinite(v)) largest = std::max(largest, std::fabs(v));
@@ -425,7 +424,7 @@ TEST_F(Int8Test, WeightOnlyDequantizedValueReadElsewhereKeepsItsStep) {
   // dequantization keeps its own step for the output.
   const OperandId x = input({2, 32}, kF32, -1, 1);
   const OperandId w = weights({16, 32}, {16, 2});
-  output(w, kExact);
+  output(w, kExactInt8);
   output(op(OpKind::kGemm, {x, w}, gemm(true)));
   check();
   EXPECT_FALSE(weight_only(0));
@@ -452,7 +451,7 @@ TEST_F(Int8Test, SharedDequantizedValuesAndGraphOutputs) {
   // result is also read by a second quantizeLinear: the int8 primitive still reads the uint8 input,
   // and the dequantization keeps its own step.
   const OperandId x = dq_tensor(input({1, 8, 6, 6}, kU8, 0, 255), 0.02f, uint8_t{128});
-  output(x, kExact);
+  output(x, kExactInt8);
   const OperandId y = op(OpKind::kConv2d, {x, weights({8, 8, 1, 1}, {8, 1, 1, 1})}, conv({0, 0, 0, 0}));
   output(q_tensor(y, 0.05f, kU8, uint8_t{128}));
   output(q_tensor(y, 0.1f, kI8, int8_t{0}));
@@ -521,12 +520,12 @@ TEST_F(Int8Test, ResidualAddInOnePassIsExact) {
   const OperandId b = input({1, 8, 100, 100}, kI8, -128, 127);
   const OperandId db = dq_tensor(b, 0.03f, int8_t{-7});
   const OperandId sum = op(OpKind::kAdd, {dq_tensor(a, 0.02f, uint8_t{100}), db});
-  output(q_tensor(sum, 0.04f, kI8, int8_t{5}), kExact);
-  output(db, kExact);
+  output(q_tensor(sum, 0.04f, kI8, int8_t{5}), kExactInt8);
+  output(db, kExactInt8);
   // Ties: x / scale lands on k + 0.5 for many of these.
   const OperandId c = input({2, 3, 7}, kU8, 0, 255);
   const OperandId sum2 = op(OpKind::kAdd, {dq_tensor(c, 0.5f, uint8_t{0}), dq_tensor(c, 0.25f, uint8_t{3})});
-  output(q_tensor(sum2, 1.0f, kU8, uint8_t{0}), kExact);
+  output(q_tensor(sum2, 1.0f, kU8, uint8_t{0}), kExactInt8);
   check();
   EXPECT_TRUE(all_on_onednn());
 }
@@ -535,7 +534,7 @@ TEST_F(Int8Test, BroadcastingAddIsNotOnePass) {
   const OperandId a = input({1, 4, 5, 5}, kU8, 0, 255);
   const OperandId b = input({1, 4, 1, 1}, kU8, 0, 255);
   const OperandId sum = op(OpKind::kAdd, {dq_tensor(a, 0.02f, uint8_t{100}), dq_tensor(b, 0.03f, uint8_t{7})});
-  output(q_tensor(sum, 0.04f, kU8, uint8_t{128}), kExact);
+  output(q_tensor(sum, 0.04f, kU8, uint8_t{128}), kExactInt8);
   check();
 }
 
@@ -569,10 +568,10 @@ TEST_F(Int8Test, StandaloneQuantizeAndDequantizeAreExact) {
   const OperandId x = input_bytes({kF32, {static_cast<uint32_t>(v.size())}}, bytes);
   const OperandId qu = q_tensor(x, 1.0f, kU8, uint8_t{7});
   const OperandId qs = q_tensor(x, 0.5f, kI8, int8_t{-3});
-  output(qu, kExact);
-  output(qs, kExact);
-  output(dq_tensor(qu, 0.1f, uint8_t{200}), kExact);
-  output(dq_tensor(qs, 0.37f, int8_t{-128}), kExact);
+  output(qu, kExactInt8);
+  output(qs, kExactInt8);
+  output(dq_tensor(qu, 0.1f, uint8_t{200}), kExactInt8);
+  output(dq_tensor(qs, 0.37f, int8_t{-128}), kExactInt8);
   check();
   EXPECT_TRUE(all_on_onednn());
 }

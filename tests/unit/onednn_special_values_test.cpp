@@ -17,11 +17,11 @@
 #include "backends/backend.hpp"
 #include "backends/onednn/eltwise.hpp"
 #include "graph/graph_builder.hpp"
+#include "onednn_test_util.hpp"
 
 namespace webnn::test {
 namespace {
 
-constexpr DataType kF32 = DataType::kFloat32;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 constexpr float kMax = std::numeric_limits<float>::max();
 const float kNaN = std::numeric_limits<float>::quiet_NaN();

@@ -16,6 +16,8 @@
 
 namespace webnn::test {
 
+inline constexpr DataType kF32 = DataType::kFloat32;
+
 // conv2d options: explicit padding and strides (a 3x3 "same" convolution by default), groups.
 inline Conv2dAttrs conv(std::vector<uint32_t> padding = {1, 1, 1, 1}, std::vector<uint32_t> strides = {1, 1},
                         uint32_t groups = 1) {

@@ -8,9 +8,6 @@ namespace {
 // steps 3, batch 2, inputSize 4, hiddenSize 5 throughout.
 constexpr uint32_t kSteps = 3, kBatch = 2, kInput = 4, kHidden = 5;
 using Acts = std::vector<RecurrentActivation>;
-constexpr RecurrentActivation kRelu = RecurrentActivation::kRelu;
-constexpr RecurrentActivation kSigmoid = RecurrentActivation::kSigmoid;
-constexpr RecurrentActivation kTanh = RecurrentActivation::kTanh;
 
 class RecurrentTest : public OpsTest {
  protected:

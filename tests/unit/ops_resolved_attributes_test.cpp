@@ -14,9 +14,6 @@ namespace {
 
 using Dims = std::vector<uint32_t>;
 using Acts = std::vector<RecurrentActivation>;
-constexpr RecurrentActivation kSigmoid = RecurrentActivation::kSigmoid;
-constexpr RecurrentActivation kTanh = RecurrentActivation::kTanh;
-constexpr RecurrentActivation kRelu = RecurrentActivation::kRelu;
 
 class ResolvedAttributesTest : public OpsTest {
  protected:

@@ -19,6 +19,9 @@ inline constexpr DataType kI64 = DataType::kInt64;
 inline constexpr DataType kU64 = DataType::kUint64;
 inline constexpr DataType kI8 = DataType::kInt8;
 inline constexpr DataType kU8 = DataType::kUint8;
+inline constexpr RecurrentActivation kRelu = RecurrentActivation::kRelu;
+inline constexpr RecurrentActivation kSigmoid = RecurrentActivation::kSigmoid;
+inline constexpr RecurrentActivation kTanh = RecurrentActivation::kTanh;
 
 class OpsTest : public ::testing::Test {
  protected:

@@ -14,9 +14,6 @@
 namespace webnn::test {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 std::vector<float> run_f32(OpKind kind, const std::vector<float>& in, Attributes attrs = NoAttrs{}) {
   const Shape shape{static_cast<uint32_t>(in.size())};
   return values<float>(run_op(kind, {f32(shape, in)}, std::move(attrs), desc(DataType::kFloat32, shape)));

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 #include "ops/ops.hpp"
 
 namespace webnn::test {
+
+inline constexpr float kInf = std::numeric_limits<float>::infinity();
+inline constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
 // A tensor's descriptor and bytes.
 struct TensorData {

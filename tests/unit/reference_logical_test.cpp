@@ -11,9 +11,6 @@
 namespace webnn::test {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 using Bools = std::vector<uint8_t>;
 
 TensorData u8(Shape s, std::vector<uint8_t> v) { return tensor(DataType::kUint8, std::move(s), v); }

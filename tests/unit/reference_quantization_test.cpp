@@ -35,9 +35,6 @@ TensorData ints(DataType type, Shape shape, const std::vector<Z>& v) {
   return tensor(type, std::move(shape), v);
 }
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 TEST(ReferenceQuantizeLinear, TiesRoundToEven) {
   // One scale and zero point for the whole [8] input.
   EXPECT_EQ(quantize<int8_t>(f32({8}, {0.5f, 1.5f, 2.5f, 3.5f, -0.5f, -1.5f, -2.5f, -3.5f}), f32({1}, {1}),

@@ -11,9 +11,6 @@
 namespace webnn::test {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 std::vector<float> iota24() {
   std::vector<float> v(24);
   for (int i = 0; i < 24; ++i) v[i] = float(i);

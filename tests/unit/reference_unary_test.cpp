@@ -17,9 +17,6 @@
 namespace webnn::test {
 namespace {
 
-constexpr float kInf = std::numeric_limits<float>::infinity();
-const float kNaN = std::numeric_limits<float>::quiet_NaN();
-
 std::vector<float> run_f32(OpKind kind, const std::vector<float>& in) {
   const Shape shape{static_cast<uint32_t>(in.size())};
   return values<float>(run_op(kind, {f32(shape, in)}, NoAttrs{}, desc(DataType::kFloat32, shape)));

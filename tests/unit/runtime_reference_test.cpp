@@ -9,7 +9,7 @@ namespace {
 using testing::to_bytes;
 using testing::to_floats;
 
-const OperandDescriptor kDesc{DataType::kFloat32, {2, 2}};
+using testing::kDesc;
 
 TEST(RuntimeReference, DispatchAddThenMulWithAConstantTensor) {
   MLContextOptions options;
