@@ -58,8 +58,7 @@ void BM_CapnpEncode(benchmark::State& state) {
 
 void BM_CapnpRead(benchmark::State& state) {
   const std::vector<std::byte> message = webnn::ipc::serialize_graph(*g_graph);
-  for (auto _ : state)
-    benchmark::DoNotOptimize(webnn::ipc::parse_graph_message(message, webnn::kDefaultMaxTensorByteLength));
+  for (auto _ : state) benchmark::DoNotOptimize(webnn::ipc::parse_graph_message(message, webnn::kMaxTensorByteLength));
 }
 
 }  // namespace

@@ -121,8 +121,7 @@ std::shared_ptr<const Graph> build_graph(const GraphDoc& doc, const WeightsSourc
   uint64_t filled = 0;
   for (const TensorDoc& c : doc.consts) {
     // A constant too large for a tensor at all is scalar_fill's error; the budget bounds the rest.
-    if (c.init.kind == InitDoc::Kind::kScalar &&
-        c.desc.byte_length().value_or(UINT64_MAX) <= kDefaultMaxTensorByteLength) {
+    if (c.init.kind == InitDoc::Kind::kScalar && c.desc.byte_length().value_or(UINT64_MAX) <= kMaxTensorByteLength) {
       const uint64_t bytes = *c.desc.byte_length();
       if (bytes > memory_budget - std::min(filled, memory_budget))
         throw_error(ErrorKind::kNotSupportedError,

@@ -12,9 +12,6 @@
 
 namespace webnn {
 
-// The implementation's bound on any one tensor (MLOpSupportLimits.maxTensorByteLength).
-inline constexpr uint64_t kDefaultMaxTensorByteLength = kMaxTensorByteLength;
-
 // Runs `fn`; a webnn::Error it throws leads with the caller's operator label in brackets
 // ("[conv_1] conv2d: ..."), escaped, as WPT's validation tests expect of every failing builder call
 // that was given a label. Every step of an operator method runs inside it: "can build", validating
@@ -35,7 +32,7 @@ auto labelled(const std::string& label, Fn&& fn) -> decltype(fn()) {
 
 class GraphBuilder {
  public:
-  explicit GraphBuilder(uint64_t max_tensor_byte_length = kDefaultMaxTensorByteLength);
+  explicit GraphBuilder(uint64_t max_tensor_byte_length = kMaxTensorByteLength);
 
   // spec: #api-mlgraphbuilder-input. Throws TypeError on an empty or duplicate name or an invalid
   // descriptor.

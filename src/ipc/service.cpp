@@ -277,7 +277,7 @@ class ContextServer final : public wire::Context::Server {
           over("outputs", description.getOutputs().size(), limits.max_graph_operands, "--max-graph-operands"))
         return;
       SharedUnpacker shared(description.hasShared(), description.getShared(), "build");
-      ir = decode_graph(description, kDefaultMaxTensorByteLength,
+      ir = decode_graph(description, kMaxTensorByteLength,
                         [&](wire::Bytes::Reader b, const std::string& where) { return shared.read(b, where); });
       // What a compiled graph may hold: its constants, intermediates and outputs.
       for (const Operand& operand : ir->operands)
@@ -381,7 +381,7 @@ class ContextServer final : public wire::Context::Server {
       if (tensors_.count(id) || failed_.count(id))
         throw_error(ErrorKind::kDataError, "tensor " + std::to_string(id) + " exists already");
       const OperandDescriptor d = read_descriptor(p.getDescriptor(), "tensor " + std::to_string(id));
-      GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(d, "createTensor");
+      GraphBuilder(kMaxTensorByteLength).check_descriptor(d, "createTensor");
       const uint64_t n = *d.byte_length();
       // Over a quota the tensor exists without storage, as one whose allocation failed: its
       // reads report why (the client does not wait for createTensor's reply).

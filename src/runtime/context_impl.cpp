@@ -322,7 +322,7 @@ MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
   std::lock_guard lock(mutex);
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "createTensor: the context is lost");
   // The spec bounds tensors only by the implementation; we apply the builder's checks.
-  GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor({descriptor.data_type, descriptor.shape}, "createTensor");
+  GraphBuilder(kMaxTensorByteLength).check_descriptor({descriptor.data_type, descriptor.shape}, "createTensor");
   auto tensor = std::make_shared<TensorImpl>();
   tensor->context = weak_from_this();
   tensor->context_id = this;
@@ -345,7 +345,7 @@ MLTensor ContextImpl::create_tensor(const MLTensorDescriptor& descriptor) {
 MLTensor ContextImpl::create_constant_tensor(const OperandDescriptor& descriptor, std::span<const std::byte> data) {
   std::lock_guard lock(mutex);
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "createConstantTensor: the context is lost");
-  GraphBuilder(kDefaultMaxTensorByteLength).check_descriptor(descriptor, "createConstantTensor");
+  GraphBuilder(kMaxTensorByteLength).check_descriptor(descriptor, "createConstantTensor");
   const uint64_t n = *descriptor.byte_length();
   type_error_if(data.size() != n, "createConstantTensor: the buffer holds " + std::to_string(data.size()) +
                                       " bytes but " + descriptor.to_string() + " needs " + std::to_string(n));
@@ -699,7 +699,7 @@ NamedHostTensors ContextImpl::compute(const MLGraph& graph, const NamedHostTenso
 
 bool context_is_lost(const ContextImpl& context) { return context.is_lost(); }
 
-uint64_t context_max_tensor_byte_length(const ContextImpl&) { return kDefaultMaxTensorByteLength; }
+uint64_t context_max_tensor_byte_length(const ContextImpl&) { return kMaxTensorByteLength; }
 
 MLGraph context_build_graph(const std::shared_ptr<ContextImpl>& context, std::shared_ptr<const Graph> ir) {
   if (!context) throw_error(ErrorKind::kTypeError, "build: the context is an empty handle");

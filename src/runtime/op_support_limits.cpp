@@ -25,7 +25,7 @@ MLRankRange rank_range(OpKind kind, const ops::TensorLimit& row) {
 MLOpSupportLimits ContextImpl::op_support_limits() const {
   MLOpSupportLimits limits;
   limits.preferred_input_layout = "nchw";
-  limits.max_tensor_byte_length = kDefaultMaxTensorByteLength;
+  limits.max_tensor_byte_length = kMaxTensorByteLength;
   const MLTensorLimits any{DataTypeSet::all().to_vector(), {0, static_cast<uint32_t>(kMaxRank)}};
   limits.input = any;
   limits.constant = any;

@@ -19,7 +19,7 @@
 namespace webnn::ipc {
 namespace {
 
-constexpr uint64_t kMax = kDefaultMaxTensorByteLength;
+constexpr uint64_t kMax = kMaxTensorByteLength;
 
 // relu(conv2d(x, w, {bias: b})) + x: inputs, constants, an operand-valued option, enums, lists.
 std::shared_ptr<const Graph> small_graph() {

@@ -235,7 +235,7 @@ TEST(RuntimeValidation, BuildGraphReportsCompileFailures) {
   EXPECT_EQ(error_of([&] { detail::context_build_graph(ctx, nullptr); }), ErrorKind::kTypeError);
   EXPECT_EQ(error_of([&] { detail::context_build_graph(nullptr, make_ir({"x"}, {"y"}, kDesc)); }),
             ErrorKind::kTypeError);
-  EXPECT_EQ(detail::context_max_tensor_byte_length(*detail::impl_of(ctx)), kDefaultMaxTensorByteLength);
+  EXPECT_EQ(detail::context_max_tensor_byte_length(*detail::impl_of(ctx)), kMaxTensorByteLength);
 }
 
 TEST(RuntimeValidation, CreateContextChecksItsOptions) {
