@@ -67,6 +67,9 @@ class HyperParameters:
     bias: bool = True  # biases on every linear layer
     tied_embeddings: bool = True  # the output projection is the embedding matrix
     tokenizer: str = "bytes"  # "bytes": token i is byte i; "none": ids only
+    # None: a position sees every earlier one; W: itself and the W - 1 before it (a sliding
+    # window, as Mistral's; docs/transformers.md)
+    attention_window: int | None = None
 
     @property
     def head_dim(self):
@@ -96,6 +99,10 @@ class HyperParameters:
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise CheckpointError(f"hyper-parameter {name} must be a positive number, got {value!r}")
+        window = self.attention_window
+        if window is not None and (not isinstance(window, int) or isinstance(window, bool) or window < 1):
+            raise CheckpointError("hyper-parameter attention_window must be a positive integer or null, "
+                                  f"got {window!r}")
         if self.hidden % self.heads:
             raise CheckpointError(f"hidden ({self.hidden}) must be a multiple of heads ({self.heads})")
         if self.heads % self.kv_heads:
@@ -350,6 +357,13 @@ def rope_tables(hp, length):
 CHUNK = 64
 
 
+def visible_keys(hp, query, key):
+    """Whether a query at position query sees the key at position key (numpy broadcasting): the
+    causal mask, narrowed to the attention window when the model has one."""
+    seen = key <= query
+    return seen if hp.attention_window is None else seen & (key > query - hp.attention_window)
+
+
 def chunk_length(cache_length):
     return min(CHUNK, cache_length)
 
@@ -464,8 +478,8 @@ def build_prefill(model, prompt_length, cache_length):
     else:
         cos, sin = rope_tables(hp, P)
         rope = g.const(cos[:, None, :]), g.const(sin[:, None, :])
-    mask = np.triu(np.full((P, P), -np.inf, np.float32), 1)
-    mask = g.const(mask)
+    positions = np.arange(P)
+    mask = g.const(np.where(visible_keys(hp, positions[:, None], positions[None, :]), 0, -np.inf))
     scale = g.const(1 / math.sqrt(hd))
     outputs = {}
     for i in range(hp.layers):
@@ -519,8 +533,13 @@ def build_decode(model, cache_length):
     # are visible: bias 0 there, -inf elsewhere, over the T + C keys.
     chunk_of = g.const(np.arange(T) // C, np.int32)
     offset = b.gather(g.const(np.arange(T) % C, np.int32), position, axis=0)  # [1]
+    chunk_offsets = g.const(np.arange(C), np.int32)
     visible = b.concat([b.lesser(chunk_of, b.gather(chunk_of, position, axis=0)),
-                        b.lesser_or_equal(g.const(np.arange(C), np.int32), offset)], 0)
+                        b.lesser_or_equal(chunk_offsets, offset)], 0)
+    if hp.attention_window is not None:  # and within the window: key position > position - W
+        window = g.const([hp.attention_window], np.int32)
+        visible = b.logical_and(visible, b.concat([b.greater(g.const(np.arange(T), np.int32), b.sub(position, window)),
+                                                   b.greater(chunk_offsets, b.sub(offset, window))], 0))
     bias = b.where(visible, g.const(0.0), g.const(-np.inf))  # [T + C]
     where_k = b.expand(b.reshape(offset, [1, 1, 1]), [kv, hd, 1])
     where_v = b.expand(b.reshape(offset, [1, 1, 1]), [kv, 1, hd])

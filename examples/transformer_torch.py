@@ -74,8 +74,13 @@ class Attention(nn.Module):
             keys, values = repeat(k), repeat(v)
         scores = q @ keys.transpose(-1, -2) / math.sqrt(hp.head_dim)
         total = keys.shape[2]
-        # Query i (at position start + i) sees keys 0 .. start + i.
-        allowed = torch.arange(total)[None, :] <= (start + torch.arange(length))[:, None]
+        # Query i (at position start + i) sees keys 0 .. start + i, and only the last attention_window
+        # of them when the model has a window (written here apart from transformer_model.visible_keys:
+        # the twin is the independent implementation).
+        query, key = (start + torch.arange(length))[:, None], torch.arange(total)[None, :]
+        allowed = key <= query
+        if hp.attention_window is not None:
+            allowed = allowed & (key > query - hp.attention_window)
         scores = scores.masked_fill(~allowed, float("-inf"))
         out = torch.softmax(scores, dim=-1) @ values
         return self.o(out.transpose(1, 2).reshape(batch, length, hp.heads * hp.head_dim)), present

@@ -256,12 +256,14 @@ def test_256_greedy_tokens_match_pytorch(checkpoint, backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("prompt_length", [1, 64])
+@pytest.mark.parametrize("prompt_length", [1, 64, 200])
 def test_decode_logits_match_pytorch_at_positions_1_64_128_255(checkpoint, backend, prompt_length):
     # The cache's chunks are 64 positions (tm.CHUNK): a prompt of 1 leaves the prefill's row in the
     # chunk; a prompt of 64 fills the main cache and leaves the chunk empty; 128 and 255 come after
-    # flushes of decode-written chunks.
+    # flushes of decode-written chunks. Both checkpoints have an attention window of 128: a prompt
+    # of 200 narrows the prefill's mask, and every position from 128 on narrows the decode's.
     assert tm.CHUNK == 64
+    assert train_text_model.HYPER_PARAMETERS.attention_window == 128
     hp, weights = read_checkpoint(checkpoint)
     tokens = list(CORPUS.read_bytes()[:256])
     with torch.no_grad():
@@ -484,6 +486,8 @@ def corrupt(checkpoint, tmp_path, how):
         doc["hyper_parameters"]["layers"] = 5
     elif how == "heads":
         doc["hyper_parameters"]["heads"] = 5
+    elif how == "window":
+        doc["hyper_parameters"]["attention_window"] = 0
     elif how == "truncated":
         with open(paths["weights"], "r+b") as f:
             f.truncate(os.path.getsize(paths["weights"]) // 2)
@@ -499,10 +503,11 @@ def corrupt(checkpoint, tmp_path, how):
     ("hidden", ["--prompt", "abc"], "tensor 'embedding.weight' has shape [256, 192], but the hyper-parameters"),
     ("layers", ["--prompt", "abc"], "tensor 'layers.4.attention_norm.weight' is missing"),
     ("heads", ["--prompt", "abc"], "hidden (192) must be a multiple of heads (5)"),
+    ("window", ["--prompt", "abc"], "hyper-parameter attention_window must be a positive integer or null, got 0"),
     ("truncated", ["--prompt", "abc"], "is beyond the end of"),
 ])
 def test_bad_input_is_an_error_before_any_dispatch(random_checkpoint, tmp_path, case, args, message):
-    checkpoint = corrupt(random_checkpoint, tmp_path, case) if case in ("hidden", "layers", "heads",
+    checkpoint = corrupt(random_checkpoint, tmp_path, case) if case in ("hidden", "layers", "heads", "window",
                                                                          "truncated") else random_checkpoint
     work = tmp_path / "cwd"
     work.mkdir()
