@@ -30,8 +30,6 @@ namespace webnn::ipc {
 
 namespace {
 
-constexpr unsigned kMaxFdsPerMessage = 4;
-
 [[noreturn]] void lost_error(const std::string& what, const kj::Exception& e) {
   throw_error(ErrorKind::kInvalidStateError,
               what + ": the connection to the WebNN service is lost (" + e.getDescription().cStr() + ")");

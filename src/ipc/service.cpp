@@ -38,9 +38,6 @@ namespace webnn::ipc {
 
 namespace {
 
-// A descriptor per message is what the protocol uses (one region); a few more cost nothing.
-constexpr unsigned kMaxFdsPerMessage = 4;
-
 // The exit status of a worker whose step ran past the dispatch time limit, and of one that ran
 // out of memory (its address-space limit).
 constexpr int kExitTimedOut = 70;
@@ -48,6 +45,9 @@ constexpr int kExitOutOfMemory = 71;
 
 using Clock = std::chrono::steady_clock;
 
+}  // namespace
+
+// Outside the anonymous namespace: ServiceState, declared in service.hpp, holds a list of them.
 struct Connection {
   uint64_t number = 0;
   int fd = -1;  // guarded by State::mutex; -1 once closed
@@ -66,6 +66,8 @@ struct Connection {
   std::mutex contexts_mutex;
   std::set<std::shared_ptr<detail::ContextImpl>> contexts;
 };
+
+namespace {
 
 class LogTaskErrors final : public kj::TaskSet::ErrorHandler {
  public:

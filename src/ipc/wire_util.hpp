@@ -15,6 +15,9 @@
 
 namespace webnn::ipc {
 
+// File descriptors one message may carry: the protocol sends one (a region); a few more cost nothing.
+inline constexpr unsigned kMaxFdsPerMessage = 4;
+
 // The address of the Unix socket at `path`; TypeError (prefixed by `what`) when the path is empty
 // or too long for sockaddr_un.
 sockaddr_un unix_address(const std::string& path, const std::string& what);

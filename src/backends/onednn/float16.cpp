@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "backends/onednn/fusion.hpp"
+#include "backends/onednn/plan.hpp"
 #include "core/float16.hpp"
 #include "ops/number_cast.hpp"
 
@@ -22,7 +23,6 @@ namespace webnn::onednn {
 namespace {
 
 constexpr OperandId kNoOperand = static_cast<OperandId>(-1);
-constexpr size_t kAlignment = 64;
 
 bool is_f16(const Graph& g, OperandId id) { return g.desc(id).data_type == DataType::kFloat16; }
 

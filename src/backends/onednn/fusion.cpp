@@ -14,7 +14,6 @@ namespace {
 
 using dnnl::algorithm;
 
-constexpr size_t kNone = static_cast<size_t>(-1);
 // Well below oneDNN's own limit on post-ops per primitive.
 constexpr size_t kMaxPostOps = 8;
 

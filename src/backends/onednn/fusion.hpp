@@ -23,6 +23,11 @@
 
 namespace webnn::onednn {
 
+// "No operation", "no tensor": the value of an index that points nowhere.
+inline constexpr size_t kNone = static_cast<size_t>(-1);
+
+inline bool is_constant(const Graph& g, OperandId id) { return g.operands[id].kind == OperandKind::kConstant; }
+
 struct PostOp {
   bool binary = false;
   dnnl::algorithm algorithm = dnnl::algorithm::undef;

@@ -11,12 +11,6 @@ namespace webnn::onednn {
 
 using dnnl::memory;
 
-namespace {
-
-constexpr size_t kAlignment = 64;
-
-}  // namespace
-
 LayoutPlanner::LayoutPlanner(const Graph& graph, Plan& plan, const Fusion& fusion)
     : g_(graph), plan_(plan), fusion_(fusion) {
   primary_.assign(g_.operands.size(), kNone);

@@ -18,8 +18,6 @@
 
 namespace webnn::onednn {
 
-inline constexpr size_t kNone = static_cast<size_t>(-1);
-
 class LayoutPlanner {
  public:
   LayoutPlanner(const Graph& graph, Plan& plan, const Fusion& fusion);

@@ -20,7 +20,6 @@ namespace webnn::onednn {
 
 namespace {
 
-constexpr size_t kAlignment = 64;
 // Primitives whose arguments hold fewer bytes run on one thread (OnednnExecutable::prepare_steps).
 constexpr size_t kSmallStepBytes = size_t{64} << 10;
 

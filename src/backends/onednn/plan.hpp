@@ -19,6 +19,9 @@
 
 namespace webnn::onednn {
 
+// The alignment of every buffer the plan allocates (a cache line; AVX-512's vector).
+inline constexpr size_t kAlignment = 64;
+
 using TensorId = size_t;
 
 // Where a tensor's bytes live.

@@ -11,14 +11,6 @@
 
 namespace webnn::onednn {
 
-namespace {
-
-constexpr size_t kNone = static_cast<size_t>(-1);
-
-bool is_constant(const Graph& g, OperandId id) { return g.operands[id].kind == OperandKind::kConstant; }
-
-}  // namespace
-
 std::optional<std::vector<double>> constant_values(const Graph& g, OperandId id) {
   if (!is_constant(g, id)) return std::nullopt;
   const OperandDescriptor& d = g.desc(id);

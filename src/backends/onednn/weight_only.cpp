@@ -94,8 +94,6 @@ constexpr size_t kPanelBytes = size_t{4} << 20;
 // model's projections (0.1 M to 0.9 M multiply-adds) run on every thread.
 constexpr size_t kParallelWork = size_t{1} << 16;
 
-bool is_constant(const Graph& g, OperandId id) { return g.operands[id].kind == OperandKind::kConstant; }
-
 // `shape` without its leading 1s down to `rank` dimensions; nullopt when a dropped one is not 1.
 std::optional<Shape> drop_leading_ones(const Shape& shape, size_t rank) {
   if (shape.size() < rank) return std::nullopt;
