@@ -50,6 +50,10 @@ class CheckpointError(ValueError):
     """A checkpoint that cannot be used: the message names the file, the tensor or the field."""
 
 
+def _is_positive_int(value):
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 @dataclasses.dataclass(frozen=True)
 class HyperParameters:
     vocab_size: int
@@ -84,7 +88,7 @@ class HyperParameters:
         """Raises CheckpointError naming the first field that is out of range or inconsistent."""
         for name in ("vocab_size", "context_length", "layers", "hidden", "heads", "kv_heads", "mlp_hidden"):
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            if not _is_positive_int(value):
                 raise CheckpointError(f"hyper-parameter {name} must be a positive integer, got {value!r}")
         choices = {"norm": ("layer_norm", "rms_norm"), "position": ("learned", "rope"),
                    "activation": ("gelu", "swiglu"), "tokenizer": ("bytes", "none")}
@@ -100,7 +104,7 @@ class HyperParameters:
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
                 raise CheckpointError(f"hyper-parameter {name} must be a positive number, got {value!r}")
         window = self.attention_window
-        if window is not None and (not isinstance(window, int) or isinstance(window, bool) or window < 1):
+        if window is not None and not _is_positive_int(window):
             raise CheckpointError("hyper-parameter attention_window must be a positive integer or null, "
                                   f"got {window!r}")
         if self.hidden % self.heads:
