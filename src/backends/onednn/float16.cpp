@@ -188,7 +188,7 @@ Float16Widening widen_float16(std::shared_ptr<const Graph> graph) {
   auto to_wide = [&](OperandId id) {
     if (wide[id] != kNoOperand) return wide[id];
     const OperandId f = add_float32(id);
-    if (g.operands[id].kind == OperandKind::kConstant) {
+    if (is_constant(g, id)) {
       w->operands[f].kind = OperandKind::kConstant;
       w->operands[f].constant_index = static_cast<uint32_t>(w->constants.size());
       w->constants.push_back(widen_constant(g.constant_data(id)));

@@ -123,7 +123,7 @@ TensorId LayoutPlanner::add_variant(OperandId id, TensorId src, memory::desc src
   t.plain = md == plain_md(id, axes);
   t.axes = std::move(axes);
   t.bytes = md.get_size();
-  const bool constant = g_.operands[id].kind == OperandKind::kConstant;
+  const bool constant = is_constant(g_, id);
   if (constant) {
     t.home = Home::kOwned;
     t.index = add_owned(std::vector<std::byte>(t.bytes));

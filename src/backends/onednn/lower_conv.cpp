@@ -94,7 +94,7 @@ TensorId weights(LowerContext& cx, OperandId filter, const FilterView& fv, const
   t.md = md;
   t.plain = false;
   t.bytes = md.get_size();
-  const bool constant = cx.graph.operands[filter].kind == OperandKind::kConstant;
+  const bool constant = is_constant(cx.graph, filter);
   if (constant) {
     t.home = Home::kOwned;
     t.index = layout.add_owned(std::vector<std::byte>(t.bytes));
@@ -124,7 +124,7 @@ bool winograd_candidate(const Graph& g, const std::vector<uint8_t>& specials, si
   };
   if (a.groups != 1 || !ones(a.strides) || !ones(a.dilations)) return false;
   // Winograd weights are transformed once, at build: constant filters only.
-  if (g.operands[op.inputs[1]].kind != OperandKind::kConstant) return false;
+  if (!is_constant(g, op.inputs[1])) return false;
   // Its transforms mix neighbouring elements: an infinity would make NaN of them.
   if (specials[op.inputs[0]] || specials[op.inputs[1]]) return false;
   const FilterView fv = filter_view(g, op, 1);

@@ -71,7 +71,7 @@ bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
     b_view = as_rows(g.desc(b).shape, b_type);
     prim_dst = as_rows(out_shape, dst_type);
   }
-  const bool b_constant = g.operands[b].kind == OperandKind::kConstant;
+  const bool b_constant = is_constant(g, b);
   const memory::desc b_md = b_constant ? memory::desc(b_view.dims(), b_type, memory::format_tag::any) : b_view;
   auto make = [&](const memory::desc& dst) { return dnnl::matmul::desc(a_md, b_md, dst); };
   PostOpArgs post;
