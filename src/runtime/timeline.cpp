@@ -1,9 +1,23 @@
 #include "runtime/timeline.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <utility>
 
 namespace webnn::detail {
+
+namespace {
+// The worker's default spin (WEBNN_TIMELINE_SPIN_US overrides it; 0 turns it off).
+constexpr std::chrono::microseconds kDefaultSpin{50};
+
+// Tells the core that this thread is polling (x86's PAUSE: the sibling hyper-thread gets the
+// pipeline, and leaving the loop does not flush it).
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+}  // namespace
 
 Timeline::Timeline(Mode mode) : mode_(mode), state_(std::make_shared<State>()) {
   if (mode_ == Mode::kCaller) return;
@@ -50,6 +64,7 @@ void Timeline::run_queued() {
       }
       step = std::move(state->queue.front());
       state->queue.pop_front();
+      state->wanted = state->closed || !state->queue.empty();
     }
     run_step(*state, step);
   }
@@ -65,6 +80,7 @@ bool Timeline::enqueue(Task run, Task abort) {
     std::lock_guard lock(state_->mutex);
     if (state_->closed) return false;
     state_->queue.push_back({std::move(run), std::move(abort)});
+    state_->wanted = true;
   }
   state_->wake.notify_one();
   return true;
@@ -75,6 +91,7 @@ void Timeline::close() {
   {
     std::lock_guard lock(state_->mutex);
     state_->closed = true;
+    state_->wanted = true;
     aborted.swap(state_->queue);
   }
   state_->wake.notify_all();
@@ -99,8 +116,36 @@ std::chrono::steady_clock::duration Timeline::running_for() const {
          std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(since));
 }
 
+std::chrono::microseconds Timeline::spin_time() {
+  static const std::chrono::microseconds spin = [] {
+    const char* asked = std::getenv("WEBNN_TIMELINE_SPIN_US");
+    if (!asked) return kDefaultSpin;
+    char* end = nullptr;
+    const long us = std::strtol(asked, &end, 10);
+    if (end == asked || *end != '\0' || us < 0 || us > 1'000'000) return kDefaultSpin;
+    return std::chrono::microseconds(us);
+  }();
+  return spin;
+}
+
 void Timeline::work(const std::shared_ptr<State>& state) {
+  const auto spin = spin_time();
   for (;;) {
+    // A caller that waits for a step (readTensor, a blocking compute) usually queues its next one
+    // within microseconds of being woken. Sleeping at once would make every such round trip pay
+    // for waking this thread again: tens of microseconds on a virtual machine whose idle vCPU
+    // halts. So the worker polls for `spin` first, yielding the core to any runnable thread
+    // every 64 polls, and only then sleeps (docs/runtime.md, "The timeline's worker").
+    if (spin.count() > 0 && !state->wanted.load(std::memory_order_acquire)) {
+      const auto until = std::chrono::steady_clock::now() + spin;
+      for (unsigned polls = 1; !state->wanted.load(std::memory_order_acquire); ++polls) {
+        if (polls % 64 == 0) {
+          if (std::chrono::steady_clock::now() >= until) break;
+          std::this_thread::yield();
+        }
+        cpu_relax();
+      }
+    }
     Step step;
     {
       std::unique_lock lock(state->mutex);
@@ -108,16 +153,9 @@ void Timeline::work(const std::shared_ptr<State>& state) {
       if (state->queue.empty()) return;  // closed and drained
       step = std::move(state->queue.front());
       state->queue.pop_front();
+      state->wanted = state->closed || !state->queue.empty();
     }
-    // Steps report their own failures through the promises or tensors they settle; an exception
-    // escaping one is a bug in the step, which must not take the whole timeline down with it.
-    state->running_since =
-        std::max<std::chrono::steady_clock::rep>(1, std::chrono::steady_clock::now().time_since_epoch().count());
-    try {
-      step.run();
-    } catch (...) {
-    }
-    state->running_since = 0;
+    run_step(*state, step);
     // Releasing the step may drop the last reference to its context, whose destructor then runs
     // here and detaches this thread; from here on only `state` may be touched.
     step = Step{};

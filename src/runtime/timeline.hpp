@@ -68,12 +68,17 @@ class Timeline {
     std::condition_variable wake;
     std::deque<Step> queue;
     bool closed = false;
+    // Set under `mutex` with the queue and `closed`; read without it by the worker's spin.
+    std::atomic<bool> wanted{false};                               // a step is queued or the timeline closed
     std::atomic<std::chrono::steady_clock::rep> running_since{0};  // 0: no step runs
     std::thread::id runner;  // kCaller: the thread in run_queued(), guarded by mutex
   };
   // Runs one step (its run), timing it for running_for().
   static void run_step(State& state, Step& step);
   static void work(const std::shared_ptr<State>& state);
+
+  // How long the worker keeps polling for the next step before it sleeps (see work()).
+  static std::chrono::microseconds spin_time();
 
   const Mode mode_;
   std::shared_ptr<State> state_;

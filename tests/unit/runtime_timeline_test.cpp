@@ -1,5 +1,6 @@
 // The context timeline: ordering, isolation between contexts, destroy with work pending. Every
-// wait is on a future or latch; nothing sleeps or measures time.
+// wait is on a future or latch; nothing measures time, and one test sleeps only to let the
+// worker's poll run out.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "runtime/handles.hpp"
+#include "runtime/timeline.hpp"
 #include "runtime_fake_backend.hpp"
 
 namespace webnn {
@@ -470,6 +472,40 @@ TEST(RuntimeTimeline, SynchronousContextRefusesAWaitFromInsideAStepAndMayBeDestr
               ctx.dispatch(graph, {{"a", a}, {"b", b}}, {{"c", c}});
             }),
             ErrorKind::kInvalidStateError);
+}
+
+// The worker polls for a while after each step before it sleeps (docs/runtime.md). A step queued
+// at once after the last one ran (met by the poll), one queued well after (met by the wake-up),
+// and one queued from inside a step all run, in order; closing ends a polling worker too. The one
+// sleep only places the third step past the poll: the assertions hold with or without it.
+TEST(RuntimeTimeline, WorkerRunsStepsQueuedWhileItPollsAndAfterItSleeps) {
+  std::vector<int> ran;
+  std::mutex mutex;
+  detail::Timeline timeline;
+  auto step = [&](int n) {
+    auto done = std::make_shared<std::promise<void>>();
+    auto future = done->get_future();
+    EXPECT_TRUE(timeline.enqueue([&, n, done] {
+      {
+        std::lock_guard lock(mutex);
+        ran.push_back(n);
+      }
+      done->set_value();
+    }));
+    return future;
+  };
+  step(1).get();
+  step(2).get();  // the worker is still polling
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  step(3).get();  // the worker slept
+  auto inner = std::make_shared<std::promise<void>>();
+  EXPECT_TRUE(timeline.enqueue([&] { EXPECT_TRUE(timeline.enqueue([&] { ran.push_back(5), inner->set_value(); })); }));
+  step(4);
+  inner->get_future().get();
+  timeline.close();
+  EXPECT_FALSE(timeline.enqueue([] {}));
+  timeline.join();
+  EXPECT_EQ(ran, (std::vector<int>{1, 2, 3, 4, 5}));
 }
 
 }  // namespace
