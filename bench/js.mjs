@@ -8,7 +8,8 @@
 //      `webnn bench` (C++) on the same graph and backend; target: at most 1.02x;
 //   3. the same network through onnxruntime-node in this same process, on the ONNX export of the
 //      same graph (`webnn convert --to onnx`), two threads each.
-// Medians over --rounds alternating rounds of --iterations runs each.
+// Medians over --rounds alternating rounds of --iterations runs each, and the median of the rounds'
+// own differences and ratios (each JavaScript figure against its peer of the same round).
 //
 //   node bench/js.mjs [--rounds 5] [--iterations 200] [--threads 2] [--backend onednn]
 import { execFileSync } from 'node:child_process';
@@ -166,6 +167,14 @@ async function main() {
     process.stderr.write(`round ${r + 1}/${rounds}\n`);
   }
   const m = Object.fromEntries(Object.entries(results).map(([k, v]) => [k, v.length ? median(v) : NaN]));
+  // Each round's JavaScript figure against its peer of the same round: the VM's speed drifts over a
+  // run, and a pair taken seconds apart shares the drift that medians taken apart do not.
+  const paired = (a, b, f) => {
+    const v = results[a].map((x, i) => f(x, results[b][i]));
+    return { median: median(v), min: Math.min(...v), max: Math.max(...v) };
+  };
+  const range = (p, digits, unit = '') =>
+    `median of the rounds' own: ${p.median.toFixed(digits)}${unit} (${p.min.toFixed(digits)} to ${p.max.toFixed(digits)})`;
   console.log(`rounds=${rounds} iterations=${iterations} threads=${threads} backend=${backend} node=${process.version}`);
   console.log('| measurement | JavaScript | peer | difference |');
   console.log('|---|---:|---:|---:|');
@@ -175,9 +184,11 @@ async function main() {
     if (session)
       console.log(`| MobileNetV2 p50, same process | ${m.mobilenetJs.toFixed(3)} ms | onnxruntime-node ${m.mobilenetOrt.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetOrt).toFixed(3)}x |`);
     if (session) console.log(`largest |difference| of the embeddings, JavaScript vs ONNX Runtime: ${maxDiff.toExponential(2)}`);
+    console.log(`MobileNetV2, JavaScript / webnn bench, ${range(paired('mobilenetJs', 'mobilenetCpp', (js, cpp) => js / cpp), 3, 'x')}`);
   } else {
     console.log(`(${model} is absent: MobileNetV2 not measured)`);
   }
+  console.log(`tiny graph, JavaScript - C++, ${range(paired('tinyJs', 'tinyCpp', (js, cpp) => js - cpp), 2, ' us')}`);
   if (onnxFile) fs.rmSync(path.dirname(onnxFile), { recursive: true, force: true });
 }
 
