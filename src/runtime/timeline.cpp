@@ -1,6 +1,7 @@
 #include "runtime/timeline.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <utility>
 
@@ -122,7 +123,14 @@ std::chrono::microseconds Timeline::spin_time() {
     if (!asked) return kDefaultSpin;
     char* end = nullptr;
     const long us = std::strtol(asked, &end, 10);
-    if (end == asked || *end != '\0' || us < 0 || us > 1'000'000) return kDefaultSpin;
+    if (end == asked || *end != '\0' || us < 0 || us > 1'000'000) {
+      // Read on a worker thread, where nothing can throw to a caller: say so once, on stderr.
+      std::fprintf(stderr,
+                   "webnn: WEBNN_TIMELINE_SPIN_US=\"%s\" is not a whole number of microseconds in [0, 1000000]; "
+                   "the timeline polls for the default %lld us\n",
+                   asked, static_cast<long long>(kDefaultSpin.count()));
+      return kDefaultSpin;
+    }
     return std::chrono::microseconds(us);
   }();
   return spin;

@@ -4,7 +4,11 @@ GIL is released while work runs, and AsyncMLContext awaits without blocking the 
 A ComputeGate (webnn._webnn._testing) holds every compute of a context on its timeline thread
 until released, so the tests observe ordering without sleeping or timing anything."""
 import asyncio
+import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -262,3 +266,33 @@ def test_async_context_forwards_the_rest(context):
     assert actx.power_preference == context.power_preference
     assert actx.op_support_limits()["preferredInputLayout"] == "nchw"
     assert actx.create_tensor([1]).shape == [1]
+
+
+# ---- the worker's poll (docs/runtime.md, "The timeline's worker") ----
+
+POLL_PROGRAM = """
+import numpy as np, webnn
+context = webnn.ML().create_context(backend="reference")
+b = context.create_graph_builder()
+x = b.input("x", [2, 3])
+graph = b.build({"y": b.add(x, x)})
+x, y = context.create_tensor([2, 3], writable=True), context.create_tensor([2, 3], readable=True)
+for value in range(50):
+    context.write_tensor(x, np.full([2, 3], value, np.float32))
+    context.dispatch(graph, {"x": x}, {"y": y})
+    assert (context.read_tensor(y) == 2 * value).all()
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("spin,valid", [("0", True), ("200", True), ("1000000", True), ("", False), ("abc", False),
+                                        ("-1", False), ("12x", False), ("1000001", False)])
+def test_the_poll_time_is_read_from_the_environment_and_a_bad_one_is_named(spin, valid):
+    env = dict(os.environ, WEBNN_TIMELINE_SPIN_US=spin)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(webnn.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    result = subprocess.run([sys.executable, "-c", POLL_PROGRAM], capture_output=True, text=True, env=env,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ok\n"
+    named = f'WEBNN_TIMELINE_SPIN_US="{spin}" is not a whole number of microseconds'
+    assert (named in result.stderr) != valid, result.stderr
