@@ -27,6 +27,14 @@ def builder(context):
     return context.create_graph_builder()
 
 
+def child_env(**extra):
+    """The environment of a child Python process that imports the same webnn as these tests (build
+    tree or installed package), with `extra` variables set."""
+    env = dict(os.environ, **extra)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(webnn.__file__).parent.parent), env.get("PYTHONPATH", "")])
+    return env
+
+
 def shared_path(*parts):
     """A path under ../shared, or a skip when the shared data is absent."""
     path = SHARED.joinpath(*parts)

@@ -1,21 +1,16 @@
 """The examples of examples/python run and print what they promise."""
-import os
 import subprocess
 import sys
-from pathlib import Path
 
-import webnn
-from conftest import REPO, shared_path
+from conftest import REPO, child_env, shared_path
 
 EXAMPLES = REPO / "examples" / "python"
 
 
 def run(*args):
-    env = dict(os.environ)
     # The examples import the same webnn as these tests (build tree or installed package).
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(webnn.__file__).parent.parent), env.get("PYTHONPATH", "")])
     return subprocess.run([sys.executable, *map(str, args)], check=True, capture_output=True, text=True,
-                          env=env, timeout=600).stdout
+                          env=child_env(), timeout=600).stdout
 
 
 def test_build_graph_example():

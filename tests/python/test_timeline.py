@@ -4,16 +4,15 @@ GIL is released while work runs, and AsyncMLContext awaits without blocking the 
 A ComputeGate (webnn._webnn._testing) holds every compute of a context on its timeline thread
 until released, so the tests observe ordering without sleeping or timing anything."""
 import asyncio
-import os
 import subprocess
 import sys
 import threading
-from pathlib import Path
 
 import numpy as np
 import pytest
 
 import webnn
+from conftest import child_env
 from webnn._webnn import _testing
 
 SHAPE = [2, 3]
@@ -288,10 +287,8 @@ print("ok")
 @pytest.mark.parametrize("spin,valid", [("0", True), ("200", True), ("1000000", True), ("", False), ("abc", False),
                                         ("-1", False), ("12x", False), ("1000001", False)])
 def test_the_poll_time_is_read_from_the_environment_and_a_bad_one_is_named(spin, valid):
-    env = dict(os.environ, WEBNN_TIMELINE_SPIN_US=spin)
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(webnn.__file__).parent.parent), env.get("PYTHONPATH", "")])
-    result = subprocess.run([sys.executable, "-c", POLL_PROGRAM], capture_output=True, text=True, env=env,
-                            timeout=120)
+    result = subprocess.run([sys.executable, "-c", POLL_PROGRAM], capture_output=True, text=True,
+                            env=child_env(WEBNN_TIMELINE_SPIN_US=spin), timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout == "ok\n"
     named = f'WEBNN_TIMELINE_SPIN_US="{spin}" is not a whole number of microseconds'

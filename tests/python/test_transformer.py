@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 import webnn
-from conftest import REPO
+from conftest import REPO, child_env
 
 torch = pytest.importorskip("torch")
 
@@ -42,14 +42,8 @@ CORPUS = Path(train_text_model.DEFAULT_CORPUS)
 NO_SERVICE = "unix:/nonexistent/webnn-transformer-test.sock"
 
 
-def script_env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([str(Path(webnn.__file__).parent.parent), env.get("PYTHONPATH", "")])
-    return env
-
-
 def run(script, *args, timeout=600):
-    return subprocess.run([sys.executable, str(script), *map(str, args)], capture_output=True, env=script_env(),
+    return subprocess.run([sys.executable, str(script), *map(str, args)], capture_output=True, env=child_env(),
                           timeout=timeout)
 
 
@@ -513,7 +507,7 @@ def test_bad_input_is_an_error_before_any_dispatch(random_checkpoint, tmp_path, 
     work.mkdir()
     before = listing(checkpoint, work)
     result = subprocess.run([sys.executable, str(GENERATE), str(checkpoint), *args, "--remote", NO_SERVICE],
-                            capture_output=True, env=script_env(), cwd=work, timeout=120)
+                            capture_output=True, env=child_env(), cwd=work, timeout=120)
     assert result.returncode == 2
     assert message in result.stderr.decode(), result.stderr.decode()
     assert result.stdout == b""
@@ -526,7 +520,7 @@ def test_ctrl_c_stops_generation_leaving_nothing(random_checkpoint, tmp_path):
     before = listing(random_checkpoint, work)
     proc = subprocess.Popen([sys.executable, str(GENERATE), str(random_checkpoint), "--prompt", "a",
                              "--max-tokens", "500", "--backend", "reference"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=script_env(), cwd=work)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), cwd=work)
     try:
         assert proc.stdout.read(1)  # generating
         proc.send_signal(signal.SIGINT)
@@ -542,7 +536,7 @@ def test_ctrl_c_stops_generation_leaving_nothing(random_checkpoint, tmp_path):
 def test_ctrl_c_stops_training_leaving_nothing(tmp_path):
     out = tmp_path / "never"
     proc = subprocess.Popen([sys.executable, str(TRAIN), "--out", str(out), "--steps", "1000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=script_env(), cwd=tmp_path)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=child_env(), cwd=tmp_path)
     try:
         seen = b""
         deadline = time.monotonic() + 300
