@@ -23,6 +23,7 @@
 
 #include "api/impl.hpp"
 #include "ipc/graph_codec.hpp"
+#include "ipc/loop_gate.hpp"
 #include "ipc/wire_util.hpp"
 #include "runtime/remote.hpp"
 
@@ -97,7 +98,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       return;
     }
     try {
-      executor_->executeSync([this] {
+      gate_.call([this] {
         drain();
         if (stop_) stop_->fulfill();
       });
@@ -569,12 +570,26 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     });
   }
 
+  // On the I/O thread, before its event loop ends (and again, harmlessly, as that loop's scope
+  // unwinds): nothing more is sent or woken, and the callers that `gate_` admitted are run (each
+  // finds the connection closed).
+  void leave_loop(kj::WaitScope& wait_scope) {
+    {
+      std::lock_guard lock(outbox_.mutex);
+      outbox_.wake = nullptr;
+    }
+    context_ = nullptr;
+    tasks_ = nullptr;
+    stop_ = nullptr;
+    gate_.close(wait_scope);
+  }
+
   // Runs `make` on the I/O thread, after the calls queued before it, and waits for the promise it
   // returns.
   template <class Result, class Make>
   Result call(const char* what, Make&& make) const {
     try {
-      return executor_->executeSync([&] {
+      return gate_.call([&] {
         if (!context_) kj::throwFatalException(KJ_EXCEPTION(DISCONNECTED, "the connection is closed"));
         drain();
         return make(*context_);
@@ -588,6 +603,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
     bool started = false;
     try {
       auto io = kj::setupAsyncIo();
+      KJ_DEFER(leave_loop(io.waitScope));  // however the loop ends, an exception included
       auto stream = io.lowLevelProvider->wrapUnixSocketFd(fd, kj::LowLevelAsyncIoProvider::TAKE_OWNERSHIP);
       capnp::TwoPartyVatNetwork network(*stream, kMaxFdsPerMessage, capnp::rpc::twoparty::Side::CLIENT);
       auto rpc = capnp::makeRpcClient(network);
@@ -618,10 +634,10 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
       TaskErrors errors(*this);
       kj::TaskSet tasks(errors);
       auto stop = kj::newPromiseAndFulfiller<void>();
-      executor_ = kj::getCurrentThreadExecutor().addRef();
       context_ = &context;
       tasks_ = &tasks;
       stop_ = stop.fulfiller.get();
+      gate_.open();
       started = true;
       ready.set_value();
       auto finished = stop.promise.then([] { return true; })
@@ -629,22 +645,9 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
                           .exclusiveJoin(pump().then([] { return true; }))
                           .fork();
       const bool stopped = run_until(finished, io.waitScope);
-      {
-        std::lock_guard lock(outbox_.mutex);
-        outbox_.wake = nullptr;
-      }
-      context_ = nullptr;
-      tasks_ = nullptr;
-      stop_ = nullptr;
+      leave_loop(io.waitScope);
       if (!stopped) lose("the WebNN service closed the connection");
     } catch (const kj::Exception& e) {
-      {
-        std::lock_guard lock(outbox_.mutex);
-        outbox_.wake = nullptr;
-      }
-      context_ = nullptr;
-      tasks_ = nullptr;
-      stop_ = nullptr;
       const std::string why = e.getDescription().cStr();
       if (!started)
         ready.set_exception(std::make_exception_ptr(
@@ -677,7 +680,7 @@ class Session final : public detail::RemoteSession, public std::enable_shared_fr
   };
   mutable Outbox outbox_;
   std::thread io_;
-  kj::Own<const kj::Executor> executor_;
+  LoopGate gate_;  // calls into the I/O thread (executeSync), from the connection's start to leave_loop
   // I/O thread only, null outside the event loop.
   wire::Context::Client* context_ = nullptr;
   kj::TaskSet* tasks_ = nullptr;
