@@ -74,8 +74,13 @@ const ToleranceRule& tolerance_rule(OpKind kind);
 // Default-constructed attributes of the struct the op table assigns to `kind`.
 Attributes default_attributes(OpKind kind);
 
-// Read-only bytes shared by reference (a constant's data): an owned vector, a memory-mapped
-// weights file or a constant MLTensor's storage. Never copied after it is made.
+// Where copy_of starts a buffer: a cache line, AVX-512's vector, what the onednn backend
+// reads in place (it copies a constant that starts elsewhere).
+inline constexpr size_t kBufferAlignment = 64;
+
+// Read-only bytes shared by reference (a constant's data): an owned buffer, a memory-mapped
+// weights file or a constant MLTensor's storage. Never copied after it is made; copy_of starts
+// them on kBufferAlignment (adopt keeps the vector's own start).
 struct BufferRef {
   std::shared_ptr<const std::byte> data;
   size_t size = 0;

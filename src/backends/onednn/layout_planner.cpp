@@ -3,6 +3,7 @@
 #include <cstring>
 #include <string>
 
+#include "backends/onednn/derived_bytes.hpp"
 #include "backends/onednn/memory_desc.hpp"
 #include "backends/onednn/omp_threads.hpp"
 #include "backends/onednn/steps.hpp"
@@ -35,7 +36,7 @@ TensorId LayoutPlanner::add_tensor(PlanTensor t) {
 }
 
 size_t LayoutPlanner::add_owned(std::span<const std::byte> bytes) {
-  plan_.owned.emplace_back(bytes.begin(), bytes.end());
+  plan_.owned.push_back(std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end()));
   return plan_.owned.size() - 1;
 }
 
@@ -56,9 +57,11 @@ TensorId LayoutPlanner::primary(OperandId id) {
     if (reinterpret_cast<uintptr_t>(data.data.get()) % kAlignment == 0) {
       t.home = Home::kConstant;
       t.index = operand.constant_index;
-    } else {  // weights files need not align tensors: one aligned copy
+    } else {  // weights files need not align tensors: one aligned copy, shared by the plans
       t.home = Home::kOwned;
-      t.index = add_owned(data.span());
+      t.index = plan_.owned.size();
+      plan_.owned.push_back(derived_bytes({data.data, data.data.get(), {}, {}, data.size},
+                                          [&](std::byte* out) { std::memcpy(out, data.data.get(), data.size); }));
     }
   } else {
     throw_error(ErrorKind::kOperationError,
@@ -123,15 +126,11 @@ TensorId LayoutPlanner::add_variant(OperandId id, TensorId src, memory::desc src
   t.plain = md == plain_md(id, axes);
   t.axes = std::move(axes);
   t.bytes = md.get_size();
-  const bool constant = is_constant(g_, id);
-  if (constant) {
-    t.home = Home::kOwned;
-    t.index = add_owned(std::vector<std::byte>(t.bytes));
-  }
-  const TensorId dst = add_tensor(std::move(t));
-  if (constant) {
-    reorder_now(src, src_md, dst);
+  TensorId dst;
+  if (is_constant(g_, id)) {
+    dst = add_reordered(src, src_md, std::move(t));
   } else {
+    dst = add_tensor(std::move(t));
     add_reorder(src, src_md, dst);
   }
   variants_[id].push_back(dst);
@@ -199,27 +198,42 @@ void LayoutPlanner::add_reorder(TensorId src, const memory::desc& src_md, Tensor
                 "reorder (layout)");
 }
 
-void LayoutPlanner::reorder_now(TensorId src, const memory::desc& src_md, TensorId dst) {
-  const PlanTensor& s = plan_.tensors[src];
-  const std::byte* bytes = s.home == Home::kOwned ? plan_.owned[s.index].data() : g_.constants[s.index].data.get();
-  memory from(src_md, cpu_engine(), const_cast<std::byte*>(bytes) + s.offset);
-  memory to(plan_.tensors[dst].md, cpu_engine(), plan_.owned[plan_.tensors[dst].index].data());
-  // On this (the building) thread with one OpenMP thread: a second thread here would start an
-  // OpenMP team beside the one of the thread that runs the plan, and libgomp, seeing more
-  // threads than cores, would then make every worker sleep between parallel regions.
-  const OmpThreads one(1);
-  dnnl::stream stream(cpu_engine());
-  const memory::desc plain_md = plain_view(dims_of_md(src_md));
-  if (to.get_desc().data.format_kind == dnnl_format_kind_wino && src_md != plain_md) {
-    // oneDNN reorders into a Winograd layout from plain row-major weights only: through a
-    // plain copy first (filters in OHWI, HWIO, IHWO).
-    memory mid(plain_md, cpu_engine());
-    dnnl::reorder(from, mid).execute(stream, from, mid);
-    dnnl::reorder(mid, to).execute(stream, mid, to);
-  } else {
-    dnnl::reorder(from, to).execute(stream, from, to);
-  }
-  stream.wait();
+std::pair<std::shared_ptr<const void>, const std::byte*> LayoutPlanner::constant_bytes(TensorId t) const {
+  const PlanTensor& s = plan_.tensors[t];
+  if (s.home != Home::kOwned && s.home != Home::kConstant)
+    throw_error(ErrorKind::kOperationError, "onednn backend: tensor " + std::to_string(t) +
+                                                " is reordered at build time, but its bytes are not constant");
+  if (s.home == Home::kOwned) return {plan_.owned[s.index], plan_.owned[s.index]->data() + s.offset};
+  const std::shared_ptr<const std::byte>& data = g_.constants[s.index].data;
+  return {data, data.get() + s.offset};
+}
+
+TensorId LayoutPlanner::add_reordered(TensorId src, const memory::desc& src_md, PlanTensor t) {
+  const auto [owner, source] = constant_bytes(src);
+  const memory::desc dst_md = t.md;
+  t.home = Home::kOwned;
+  t.index = plan_.owned.size();
+  plan_.owned.push_back(derived_bytes({owner, source, src_md, dst_md, t.bytes}, [&](std::byte* out) {
+    memory from(src_md, cpu_engine(), const_cast<std::byte*>(source));
+    memory to(dst_md, cpu_engine(), out);
+    // On this (the building) thread with one OpenMP thread: a second thread here would start an
+    // OpenMP team beside the one of the thread that runs the plan, and libgomp, seeing more
+    // threads than cores, would then make every worker sleep between parallel regions.
+    const OmpThreads one(1);
+    dnnl::stream stream(cpu_engine());
+    const memory::desc plain_md = plain_view(dims_of_md(src_md));
+    if (dst_md.data.format_kind == dnnl_format_kind_wino && src_md != plain_md) {
+      // oneDNN reorders into a Winograd layout from plain row-major weights only: through a
+      // plain copy first (filters in OHWI, HWIO, IHWO).
+      memory mid(plain_md, cpu_engine());
+      dnnl::reorder(from, mid).execute(stream, from, mid);
+      dnnl::reorder(mid, to).execute(stream, mid, to);
+    } else {
+      dnnl::reorder(from, to).execute(stream, from, to);
+    }
+    stream.wait();
+  }));
+  return add_tensor(std::move(t));
 }
 
 void LayoutPlanner::bind_graph_outputs() {

@@ -10,7 +10,9 @@
 #include <oneapi/dnnl/dnnl.hpp>
 
 #include <cstddef>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "backends/onednn/fusion.hpp"
@@ -53,22 +55,27 @@ class LayoutPlanner {
   bool overwritable(TensorId t, size_t index, size_t except) const;
 
   TensorId add_tensor(PlanTensor t);
-  // Bytes the plan owns for its whole life (Home::kOwned): their index.
-  size_t add_owned(std::span<const std::byte> bytes);
   // A float32 tensor of `values` the plan owns (an int8 convolution's rescaled bias).
   TensorId owned_f32(const std::vector<float>& values);
   // A reorder step from `src` seen through `src_md` into `dst`.
   void add_reorder(TensorId src, const dnnl::memory::desc& src_md, TensorId dst);
-  // Reorders constant bytes at compile time into an owned tensor.
-  void reorder_now(TensorId src, const dnnl::memory::desc& src_md, TensorId dst);
+  // Tensor `t` (its md set) made of constant `src`'s bytes seen through `src_md`, reordered now,
+  // at compile time, into bytes the plan owns; shared with every plan that reorders the same
+  // storage the same way (derived_bytes.hpp).
+  TensorId add_reordered(TensorId src, const dnnl::memory::desc& src_md, PlanTensor t);
 
   // Every graph output not yet written in place is copied (or reordered) into the caller's buffer.
   void bind_graph_outputs();
 
  private:
+  // Bytes the plan owns for its whole life (Home::kOwned), its own: their index.
+  size_t add_owned(std::span<const std::byte> bytes);
   TensorId add_variant(OperandId id, TensorId src, dnnl::memory::desc src_md, dnnl::memory::desc md,
                        std::vector<int> axes);
   TensorId root(TensorId t) const;
+  // The storage constant tensor `t`'s bytes live in (a graph constant's, or owned bytes) and
+  // where they start.
+  std::pair<std::shared_ptr<const void>, const std::byte*> constant_bytes(TensorId t) const;
   bool same_layout(TensorId t, const dnnl::memory::desc& md, const std::vector<int>& axes) const;
 
   const Graph& g_;

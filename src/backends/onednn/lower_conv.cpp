@@ -94,17 +94,9 @@ TensorId weights(LowerContext& cx, OperandId filter, const FilterView& fv, const
   t.md = md;
   t.plain = false;
   t.bytes = md.get_size();
-  const bool constant = is_constant(cx.graph, filter);
-  if (constant) {
-    t.home = Home::kOwned;
-    t.index = layout.add_owned(std::vector<std::byte>(t.bytes));
-  }
+  if (is_constant(cx.graph, filter)) return layout.add_reordered(src, src_md, std::move(t));
   const TensorId dst = layout.add_tensor(std::move(t));
-  if (constant) {
-    layout.reorder_now(src, src_md, dst);
-  } else {
-    layout.add_reorder(src, src_md, dst);
-  }
+  layout.add_reorder(src, src_md, dst);
   return dst;
 }
 

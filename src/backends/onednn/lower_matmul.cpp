@@ -87,10 +87,7 @@ bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q) {
     t.md = pd.weights_desc();
     t.plain = false;
     t.bytes = t.md.get_size();
-    t.home = Home::kOwned;
-    t.index = layout.add_owned(std::vector<std::byte>(t.bytes));
-    const TensorId w = layout.add_tensor(std::move(t));
-    layout.reorder_now(layout.plain(b), b_view, w);
+    const TensorId w = layout.add_reordered(layout.plain(b), b_view, std::move(t));
     args.push_back({DNNL_ARG_WEIGHTS, w, pd.weights_desc()});
   } else {
     args.push_back({DNNL_ARG_WEIGHTS, layout.plain(b), b_view});

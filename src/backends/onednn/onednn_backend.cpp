@@ -213,7 +213,7 @@ class OnednnExecutable final : public Executable {
           plan.ptr[t] = arena_.data() + x.offset;
           break;
         case Home::kOwned:
-          plan.ptr[t] = plan.owned[x.index].data() + x.offset;
+          plan.ptr[t] = plan.owned[x.index]->data() + x.offset;
           break;
         case Home::kConstant:
           // Never written: kernels and primitives only read constants.

@@ -20,7 +20,7 @@
 namespace webnn::onednn {
 
 // The alignment of every buffer the plan allocates (a cache line; AVX-512's vector).
-inline constexpr size_t kAlignment = 64;
+inline constexpr size_t kAlignment = kBufferAlignment;
 
 using TensorId = size_t;
 
@@ -76,7 +76,9 @@ struct Plan {
   dnnl::engine engine;
   std::vector<PlanTensor> tensors;
   std::vector<Step> steps;
-  std::vector<std::vector<std::byte>> owned;  // Home::kOwned storage (64-byte aligned by allocation)
+  // Home::kOwned storage (64-byte aligned by allocation). What derives from constant bytes is
+  // shared with the other plans that derive the same (derived_bytes.hpp).
+  std::vector<std::shared_ptr<std::vector<std::byte>>> owned;
   size_t scratchpad_bytes = 0;
   // Per OperandId: the plain tensor reference kernels read and write (or none), so the value table
   // the reference kernels index by OperandId can be filled.
