@@ -247,26 +247,25 @@ TEST(IpcService, AContextIsLostWhenTheServiceGoes) {
 // A call that waits for the service (build) and the release of a context's last reference both
 // run on the connection's I/O thread. Raced against the service's end, at forty offsets, each must
 // finish: done, or an InvalidStateError; never a wait for an event loop that has gone (Cap'n
-// Proto 0.9's executeSync waits for good when the loop ends as the call is queued; on_loop in
-// src/ipc/client.cpp admits calls only while the loop promises to run them).
+// Proto 0.9's executeSync waits for good when the loop ends as the call is queued; LoopGate in
+// src/ipc/loop_gate.hpp admits calls only while the loop promises to run them). How many racing
+// builds finish before the stop depends on the machine (none, under the sanitizers): not asserted.
 TEST(IpcService, CallsRacingTheServicesEndFinish) {
-  int built = 0, refused = 0;
   for (int round = 0; round < 40; ++round) {
     Served served;
     std::optional<MLContext> context = served.context();
     std::optional<MLContext> released = served.context();
+    add_graph(*context, 4);  // the connection works before the race
     std::atomic<bool> ended{false};
     std::thread builder([&] {
-      while (!ended) {
+      do {
         try {
           add_graph(*context, 4);
-          ++built;
         } catch (const Error& e) {
           EXPECT_EQ(e.kind(), ErrorKind::kInvalidStateError) << e.what();
-          ++refused;
           return;
         }
-      }
+      } while (!ended);
     });
     std::thread releaser([&, round] {
       std::this_thread::sleep_for(std::chrono::microseconds(25 * (round % 20)));
@@ -279,8 +278,6 @@ TEST(IpcService, CallsRacingTheServicesEndFinish) {
     releaser.join();
     context.reset();
   }
-  EXPECT_GT(built, 0);
-  std::printf("builds done: %d, refused: %d\n", built, refused);
 }
 
 TEST(IpcService, AClientCanNameOnlyItsOwnObjects) {
