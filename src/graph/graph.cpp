@@ -1,6 +1,5 @@
 #include "graph/graph.hpp"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
