@@ -40,8 +40,11 @@
  * - Every function may be called from any thread. Calls on one builder are serialised; calls on
  *   one context are ordered on the context timeline in call order, as the C++ API orders them.
  * - A read callback runs exactly once: on the context's timeline worker when the read completes,
- *   or on the thread that calls webnn_tensor_destroy / webnn_context_destroy when that rejects a
- *   pending read (before that call returns). Inside a callback any function may be called except
+ *   on the thread that calls webnn_tensor_destroy / webnn_context_destroy when that rejects a
+ *   pending read (before that call returns), or on the thread that calls
+ *   webnn_context_read_tensor_async, before it returns, when the context's timeline has nothing
+ *   left to run (the read then completes at once: do not hold a lock there that the callback
+ *   takes). Inside a callback any function may be called except
  *   a blocking webnn_context_read_tensor on the same context, which fails with
  *   WEBNN_STATUS_INVALID_STATE_ERROR instead of deadlocking the timeline; release and destroy are
  *   allowed (destroy from inside a callback does not wait for the worker it runs on).

@@ -175,8 +175,10 @@ class WEBNN_EXPORT MLContext {
   // reject with (TypeError for a wrong size, InvalidStateError for a destroyed tensor or a lost
   // context) before anything is queued; otherwise calls `done` exactly once — with nullptr once
   // `out` holds the bytes, or with the error (InvalidStateError when the tensor or the context is
-  // destroyed first) — on the context's timeline thread or on the thread that destroys the tensor
-  // or the context, never under a lock: `done` may destroy either. `out` must stay valid until then.
+  // destroyed first) — on the context's timeline thread, on the thread that destroys the tensor
+  // or the context, or on the calling thread before this returns when the timeline has nothing
+  // left to run (docs/runtime.md, "Steps in the timeline's place"); never under a lock of the
+  // library's: `done` may destroy either. `out` must stay valid until then.
   void read_tensor(const MLTensor& tensor, std::span<std::byte> out, std::function<void(std::exception_ptr)> done);
   // spec: #api-mlcontext-writetensor. The bytes are copied before it returns.
   void write_tensor(const MLTensor& tensor, std::span<const std::byte> data);

@@ -309,17 +309,19 @@ class MLContext {
       const length = output === undefined ? 0 : W.byteLengthOf(output);
       return new Promise((resolve, reject) => {
         t.pendingReads.add(reject);
-        native.readTensor(self.#handle, t.handle, (error, bytes) => {
+        const settle = (error, bytes) => {
           // Settled already when the tensor was destroyed meanwhile (spec: removed from [[pendingPromises]]).
           if (!t.pendingReads.delete(reject)) return;
           if (error) return reject(error);
           if (output === undefined) return resolve(bytes);
+          if (bytes === undefined) return resolve(undefined); // read into `output` before the call returned
           // The buffer may have been detached while the read was pending (spec: TypeError).
           if (W.byteLengthOf(output) !== length)
             return reject(new TypeError('readTensor: the output buffer was detached'));
           W.bytesOf(output).set(new Uint8Array(bytes));
           resolve(undefined);
-        });
+        };
+        native.readTensor(self.#handle, t.handle, settle, output === undefined ? undefined : W.bytesOf(output));
       });
     });
   }

@@ -2,6 +2,7 @@
 // conversions and the spec's argument checks that need JavaScript objects; the spec's method steps
 // are the C++ runtime's (src/runtime/context_impl.cpp), reached through the handles below.
 #include <cstring>
+#include <memory>
 #include <optional>
 
 #include "addon.hpp"
@@ -220,46 +221,76 @@ napi_value when_reached(napi_env env, napi_callback_info info) {
   });
 }
 
-// readTensor(context, tensor, callback): callback(error | null, ArrayBuffer). Throws what the
-// spec rejects with before anything is queued (js/lib turns it into a rejection).
+// The arguments of readTensor's callback once the read has settled: (error); or (null), the bytes
+// copied into `output` (a Uint8Array over the caller's outputData) while it still views as many;
+// or (null, ArrayBuffer), the bytes becoming the ArrayBuffer without a copy (no output, or one
+// detached meanwhile: js/lib then rejects).
+std::vector<napi_value> read_result(napi_env env, std::unique_ptr<std::vector<std::byte>>& bytes,
+                                    const std::optional<Failure>& failure, napi_value output) {
+  try {
+    if (failure) return {make_error(env, failure->kind, failure->message)};
+    if (output) {
+      const std::span<const std::byte> into = to_bytes(env, output, "output");
+      if (into.size() == bytes->size()) {
+        if (!into.empty()) std::memcpy(const_cast<std::byte*>(into.data()), bytes->data(), into.size());
+        return {make_null(env)};
+      }
+    }
+    return {make_null(env), make_array_buffer(env, std::move(bytes))};
+  } catch (const PendingException&) {
+    napi_value e;
+    napi_get_and_clear_last_exception(env, &e);
+    return {e};
+  }
+}
+
+// readTensor(context, tensor, callback, output): callback(error | null, ArrayBuffer | undefined)
+// as read_result() makes them; `output` is undefined for the form that returns an ArrayBuffer.
+// Throws what the spec rejects with before anything is queued (js/lib turns it into a rejection).
+// The completion always posts the callback to the JavaScript thread, for a read the context
+// settled before the call returned too (MLContext::read_tensor): the spec settles the promise in
+// a task queued for it, after the script that called (which may yet destroy the tensor or detach
+// the buffer).
 napi_value read_tensor(napi_env env, napi_callback_info info) {
   return guarded(env, [&] {
-    Args args(env, info, 3);
+    Args args(env, info, 4);
     MLContext& c = context_arg(env, args[0]);
     MLTensor& t = tensor_arg(env, args[1], "tensor");
     const size_t n = t ? OperandDescriptor{t.data_type(), t.shape()}.byte_length().value_or(0) : 0;
     if (type_of(env, args[2]) != napi_function) throw_type_error(env, "callback must be a function");
+    const napi_value output = type_of(env, args[3]) == napi_undefined ? nullptr : args[3];
+    if (output) to_bytes(env, output, "output");  // a Uint8Array, or a TypeError now
     EnvState& st = state(env);
     napi_ref callback = reference_to(env, args[2], "callback");
-    // A readTensor() promise settled on the timeline (or by destroy): the completion posts the
-    // callback to the JavaScript thread, and the bytes become its ArrayBuffer without a copy.
+    napi_ref output_ref = nullptr;
+    if (output && napi_create_reference(env, output, 1, &output_ref) != napi_ok) {
+      napi_delete_reference(env, callback);
+      check(env, napi_generic_failure);
+    }
     auto bytes = std::make_shared<std::unique_ptr<std::vector<std::byte>>>(std::make_unique<std::vector<std::byte>>(n));
-    auto done = [dispatcher = st.dispatcher, bytes, callback](std::exception_ptr error) {
+    auto done = [dispatcher = st.dispatcher, bytes, callback, output_ref](std::exception_ptr error) {
       std::optional<Failure> failure;
       if (error) failure = failure_of(std::move(error));
-      dispatcher->post([bytes, failure, callback](napi_env env) {
+      dispatcher->post([bytes, failure, callback, output_ref](napi_env env) {
         state(env).end();
-        std::vector<napi_value> args;
-        try {
-          if (failure)
-            args = {make_error(env, failure->kind, failure->message)};
-          else
-            args = {make_null(env), make_array_buffer(env, std::move(*bytes))};
-        } catch (const PendingException&) {
-          napi_value e;
-          napi_get_and_clear_last_exception(env, &e);
-          args = {e};
+        napi_value output = nullptr;
+        if (output_ref) {
+          napi_get_reference_value(env, output_ref, &output);
+          napi_delete_reference(env, output_ref);
         }
-        call_back(env, callback, args);
+        call_back(env, callback, read_result(env, *bytes, failure, output));
       });
     };
+    // Counted before the call: the completion may be posted before it returns.
+    st.begin();
     try {
       c.read_tensor(t, **bytes, std::move(done));
     } catch (...) {
+      st.end();
       napi_delete_reference(env, callback);
+      if (output_ref) napi_delete_reference(env, output_ref);
       throw;
     }
-    st.begin();
     return make_undefined(env);
   });
 }

@@ -139,6 +139,27 @@ test('destroy: lost resolves, pending reads reject with InvalidStateError', asyn
   context.destroy(); // idempotent
 });
 
+// spec: readTensor's bytes are written to outputData, and its promise resolved, in a task queued
+// for it; the context may copy the bytes before the call returns (its timeline had nothing left
+// to run: docs/runtime.md), but the script that called sees outputData as it was.
+test('readTensor(tensor, outputData) writes outputData in the task that settles it, not during the call', async () => {
+  const context = await ml.createContext();
+  const t = await context.createTensor({ ...f32([4]), readable: true, writable: true });
+  for (let i = 0; i < 50; ++i) {
+    context.writeTensor(t, new Float32Array([i, 2, 3, 4]));
+    await context.readTensor(t); // the timeline soon has nothing left to run
+    const out = new Float32Array(4).fill(-1);
+    let settled = false;
+    const read = context.readTensor(t, out).then(() => (settled = true));
+    assert.deepEqual([...out], [-1, -1, -1, -1], 'untouched until the promise settles');
+    await Promise.resolve();
+    assert.equal(settled, false, 'not settled by a microtask of the calling script');
+    await read;
+    assert.deepEqual([...out], [i, 2, 3, 4]);
+  }
+  context.destroy();
+});
+
 test('MLTensor.destroy() rejects the reads still pending with InvalidStateError ([[pendingPromises]])', async () => {
   const context = await ml.createContext();
   const t = await context.createTensor({ ...f32([2, 3]), readable: true, writable: true });

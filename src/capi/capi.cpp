@@ -71,8 +71,9 @@ void call_lost_callback(WebnnContext& c, const std::string& message) {
 }
 
 // The completion of webnn_context_read_tensor_async: the C callback with the read's status,
-// called once by MLContext::read_tensor (on the timeline worker when the read step settles it, or
-// on the destroying thread), with `context` marked as the one whose callback this thread runs.
+// called once by MLContext::read_tensor (on the timeline worker when the read step settles it, on
+// the destroying thread, or on the calling thread when the timeline had nothing left to run), with
+// `context` marked as the one whose callback this thread runs.
 std::function<void(std::exception_ptr)> read_callback(const WebnnContext* context, WebnnReadCallback callback,
                                                       void* userdata) {
   return [context, callback, userdata](std::exception_ptr error) {

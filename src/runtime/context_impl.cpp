@@ -1,6 +1,7 @@
 #include "runtime/context_impl.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -12,6 +13,11 @@
 namespace webnn::detail {
 
 namespace {
+
+// The longest a read waits on its caller's thread for the steps queued ahead of it
+// (ContextImpl::wait_briefly_for_timeline): about what waking a sleeping thread costs on a virtual
+// machine, and as long as the timeline's worker polls for its next step.
+constexpr std::chrono::microseconds kReadWait{50};
 
 std::string quoted(const std::string& name) { return quote(name); }
 
@@ -261,8 +267,23 @@ void ContextImpl::dispatch(const MLGraph& graph, const MLNamedTensors& inputs, c
   std::vector<std::shared_ptr<TensorImpl>> in, out;
   for (const NamedOperand& named : g->ir->inputs) in.push_back(impl_of(inputs.at(named.name)));
   for (const NamedOperand& named : g->ir->outputs) out.push_back(impl_of(outputs.at(named.name)));
+  const int64_t expected_ns = g->last_run_ns.load(std::memory_order_relaxed);
+  if (expected_ns > 0)
+    queued_run_ns += expected_ns;
+  else
+    ++queued_unknown_runs;
+  auto ran = [self = shared_from_this(), expected_ns] {
+    if (expected_ns > 0)
+      self->queued_run_ns -= expected_ns;
+    else
+      --self->queued_unknown_runs;
+  };
   enqueue_locked(
-      [self = shared_from_this(), g, in = std::move(in), out = std::move(out)] { self->dispatch_step(g, in, out); });
+      [self = shared_from_this(), g, in = std::move(in), out = std::move(out), ran] {
+        self->dispatch_step(g, in, out);
+        ran();
+      },
+      ran);
 }
 
 void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
@@ -294,7 +315,11 @@ void ContextImpl::dispatch_step(const std::shared_ptr<GraphImpl>& graph,
   }
   if (!failure) {
     try {
+      const auto start = std::chrono::steady_clock::now();
       graph->executable->run(in_ptrs, out_ptrs);
+      graph->last_run_ns.store(
+          std::max<int64_t>(1, std::chrono::nanoseconds(std::chrono::steady_clock::now() - start).count()),
+          std::memory_order_relaxed);
     } catch (const Error& e) {
       failure = Failure{ErrorKind::kOperationError, "dispatch: " + e.message()};
     } catch (const std::exception& e) {
@@ -383,6 +408,7 @@ void ContextImpl::queue_read_locked(const std::shared_ptr<TensorImpl>& t, std::s
 // spec: #api-mlcontext-readtensor
 std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& tensor) {
   using Bytes = std::vector<std::byte>;
+  wait_briefly_for_timeline();
   const RunQueuedOnExit run_queued{timeline};
   std::lock_guard lock(mutex);
   const std::shared_ptr<TensorImpl>& t = impl_of(tensor);
@@ -390,7 +416,10 @@ std::future<std::vector<std::byte>> ContextImpl::read_tensor(const MLTensor& ten
   if (is_lost()) return rejected<Bytes>(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
   auto read = std::make_shared<ReadToVector>(t.get());
   auto future = read->future();
-  queue_read_locked(t, std::move(read));
+  if (run_now_locked())
+    settle_local_read(t, *read);
+  else
+    queue_read_locked(t, std::move(read));
   return future;
 }
 
@@ -414,17 +443,30 @@ std::future<void> ContextImpl::read_tensor(const MLTensor& tensor, std::span<std
 
 void ContextImpl::read_tensor(const MLTensor& tensor, std::span<std::byte> out,
                               std::function<void(std::exception_ptr)> done) {
-  const RunQueuedOnExit run_queued{timeline};
-  std::lock_guard lock(mutex);
-  const std::shared_ptr<TensorImpl>& t = impl_of(tensor);
-  if (auto e = check_read_locked(t.get())) throw *e;
-  const uint64_t n = byte_length_of(*t);
-  if (out.size() != n)
-    throw_error(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
-                                           " bytes but " + t->operand_desc().to_string() + " needs " +
-                                           std::to_string(n));
-  if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
-  queue_read_locked(t, std::make_shared<ReadWithCallback>(t.get(), out, std::move(done)));
+  wait_briefly_for_timeline();
+  bool settled_now = false;
+  std::exception_ptr error;
+  {
+    const RunQueuedOnExit run_queued{timeline};
+    std::lock_guard lock(mutex);
+    const std::shared_ptr<TensorImpl>& t = impl_of(tensor);
+    if (auto e = check_read_locked(t.get())) throw *e;
+    const uint64_t n = byte_length_of(*t);
+    if (out.size() != n)
+      throw_error(ErrorKind::kTypeError, "readTensor: the output buffer holds " + std::to_string(out.size()) +
+                                             " bytes but " + t->operand_desc().to_string() + " needs " +
+                                             std::to_string(n));
+    if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "readTensor: the context is lost");
+    if (run_now_locked()) {
+      ReadWithCallback read(t.get(), out, [&](std::exception_ptr e) { error = std::move(e); });
+      settle_local_read(t, read);
+      settled_now = true;
+    } else {
+      queue_read_locked(t, std::make_shared<ReadWithCallback>(t.get(), out, std::move(done)));
+    }
+  }
+  // Outside the lock, as on the timeline: `done` may call back into this context.
+  if (settled_now) done(std::move(error));
 }
 
 void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read) {
@@ -437,13 +479,24 @@ void ContextImpl::read_step(const std::shared_ptr<TensorImpl>& tensor, const std
         *tensor, [read, forget](std::span<const std::byte> bytes) { read->fulfil(bytes), forget(); },
         [read, forget](ErrorKind kind, const std::string& message) { read->reject(kind, message), forget(); });
   }
-  if (const Failure* f = failure_of(tensor))
-    read->reject(f->kind, "readTensor: the tensor holds no valid data (" + f->message + ")");
-  else if (tensor->data.size() != byte_length_of(*tensor))
-    read->reject(ErrorKind::kUnknownError, "readTensor: the tensor has no storage");
-  else
-    read->fulfil(tensor->data);
+  settle_local_read(tensor, *read);
   forget_read(read.get());
+}
+
+void ContextImpl::wait_briefly_for_timeline() const {
+  if (remote || queued_unknown_runs.load() > 0) return;
+  const auto left = std::chrono::nanoseconds(queued_run_ns.load()) - timeline.running_for();
+  if (left > kReadWait) return;
+  timeline.wait_idle_until(std::chrono::steady_clock::now() + kReadWait);
+}
+
+void ContextImpl::settle_local_read(const std::shared_ptr<TensorImpl>& tensor, PendingRead& read) const {
+  if (const Failure* f = failure_of(tensor))
+    read.reject(f->kind, "readTensor: the tensor holds no valid data (" + f->message + ")");
+  else if (tensor->data.size() != byte_length_of(*tensor))
+    read.reject(ErrorKind::kUnknownError, "readTensor: the tensor has no storage");
+  else
+    read.fulfil(tensor->data);
 }
 
 // spec: #api-mlcontext-writetensor
@@ -458,7 +511,16 @@ void ContextImpl::write_tensor(const MLTensor& tensor, std::span<const std::byte
     throw_error(ErrorKind::kTypeError, "writeTensor: the buffer holds " + std::to_string(data.size()) + " bytes but " +
                                            t->operand_desc().to_string() + " needs " + std::to_string(n));
   if (is_lost()) throw_error(ErrorKind::kInvalidStateError, "writeTensor: the context is lost");
-  // spec: the bytes are copied before the call returns.
+  // spec: the bytes are copied before the call returns; with the timeline idle, straight into the
+  // tensor's storage.
+  if (run_now_locked()) {
+    if (t->data.size() == data.size())
+      std::copy(data.begin(), data.end(), t->data.begin());
+    else
+      t->data.assign(data.begin(), data.end());
+    failures.erase(t);
+    return;
+  }
   std::vector<std::byte> bytes(data.begin(), data.end());
   enqueue_locked([self = shared_from_this(), t, bytes = std::move(bytes)]() mutable {
     if (self->remote) return self->remote->write_tensor(*t, std::move(bytes));

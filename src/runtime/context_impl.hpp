@@ -110,6 +110,8 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   bool is_lost() const { return lost_flag.load(std::memory_order_acquire); }
   // How long the timeline's running step has run (zero when none runs).
   std::chrono::steady_clock::duration step_running_for() const { return timeline.running_for(); }
+  // Whether the timeline has nothing queued or running (tests wait for it).
+  bool timeline_idle() const { return timeline.idle(); }
   void set_before_compute_hook(std::function<void()> hook);
 
   const MLContextOptions options;
@@ -140,14 +142,32 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   void check_tensor_locked(const TensorImpl* tensor, const char* method) const;
   std::shared_ptr<TensorImpl> check_own_tensor_locked(const MLTensor& tensor, const char* method) const;
   void read_step(const std::shared_ptr<TensorImpl>& tensor, const std::shared_ptr<PendingRead>& read);
+  // Settles `read` from the tensor's bytes, or rejects it with why it holds none; on the timeline,
+  // or in the timeline's place (run_now_locked).
+  void settle_local_read(const std::shared_ptr<TensorImpl>& tensor, PendingRead& read) const;
+  // Whether a step may run on the caller's thread, before the call returns, in the timeline's
+  // place: a local context whose timeline has nothing queued or running. Under `mutex` nothing
+  // can be queued meanwhile, so the step sees and leaves what it would as the timeline's next
+  // one. A read then saves the caller the hand-offs to the worker and back (tens of
+  // microseconds), a write the copy's allocation (writeTensor, readTensor).
+  bool run_now_locked() const { return !remote && timeline.idle(); }
+  // Before a local read: when the steps queued ahead of it are expected to end within
+  // kReadWait (each dispatch's last run time, less what the running step has run), waits for
+  // them on the caller's thread, without the lock, so that the read can settle there.
+  void wait_briefly_for_timeline() const;
+  // Each queued dispatch's expected run time (GraphImpl::last_run_ns), added when it is queued
+  // and taken off when it has run or been aborted; a graph that has not run yet counts as unknown.
+  std::atomic<int64_t> queued_run_ns{0};
+  std::atomic<int> queued_unknown_runs{0};
   // readTensor's checks before anything is queued (both forms); nullopt when the read may start.
   std::optional<Error> check_read_locked(const TensorImpl* tensor) const;
   // Registers `read` as pending and queues its step; requires `mutex` held.
   void queue_read_locked(const std::shared_ptr<TensorImpl>& tensor, std::shared_ptr<PendingRead> read);
   void dispatch_step(const std::shared_ptr<GraphImpl>& graph, const std::vector<std::shared_ptr<TensorImpl>>& inputs,
                      const std::vector<std::shared_ptr<TensorImpl>>& outputs);
-  // Timeline-only: why a tensor holds no valid bytes (a failed compute wrote it, or its
-  // allocation failed); reads of it reject with this error instead of returning stale data.
+  // Timeline-only (or in its place: run_now_locked): why a tensor holds no valid bytes (a failed
+  // compute wrote it, or its allocation failed); reads of it reject with this error instead of
+  // returning stale data.
   const Failure* failure_of(const std::shared_ptr<TensorImpl>& tensor) const;
 
   mutable std::mutex mutex;
@@ -158,7 +178,7 @@ struct ContextImpl : std::enable_shared_from_this<ContextImpl> {
   std::vector<std::shared_ptr<PendingRead>> pending_reads;                    // guarded by mutex
   std::function<void()> compute_hook;                                         // guarded by mutex
   std::vector<std::function<void(const MLContextLostInfo&)>> lost_listeners;  // guarded by mutex
-  std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;   // timeline only
+  std::map<std::weak_ptr<TensorImpl>, Failure, std::owner_less<>> failures;   // timeline only, or in its place
   Timeline timeline;  // last: its worker stops before the members above go away
 };
 

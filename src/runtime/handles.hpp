@@ -73,6 +73,8 @@ struct GraphImpl {
   std::map<std::string, OperandDescriptor> input_descriptors;
   std::map<std::string, OperandDescriptor> output_descriptors;
   std::atomic<bool> destroyed{false};
+  // How long its last dispatch took on the timeline, in nanoseconds (0: it has not run here).
+  std::atomic<int64_t> last_run_ns{0};
 };
 
 // What the builder (src/api/) needs of the context; implemented in src/runtime/context_impl.cpp.

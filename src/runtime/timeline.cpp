@@ -33,16 +33,24 @@ bool Timeline::on_worker_thread() const {
   return state_->runner == std::this_thread::get_id();
 }
 
-void Timeline::run_step(State& state, Step& step) {
+Timeline::Step Timeline::take_locked(State& state) {
+  Step step = std::move(state.queue.front());
+  state.queue.pop_front();
+  // Marked running before `wanted` may fall: a poller that sees no step wanted sees this one run.
   state.running_since =
       std::max<std::chrono::steady_clock::rep>(1, std::chrono::steady_clock::now().time_since_epoch().count());
+  state.wanted = state.closed || !state.queue.empty();
+  return step;
+}
+
+void Timeline::run_step(State& state, Step& step) {
   // Steps report their own failures through the promises or tensors they settle; an exception
   // escaping one is a bug in the step, which must not take the whole timeline down with it.
   try {
     step.run();
   } catch (...) {
   }
-  state.running_since = 0;
+  state.running_since.store(0, std::memory_order_release);
 }
 
 void Timeline::run_queued() {
@@ -63,9 +71,7 @@ void Timeline::run_queued() {
         state->runner = std::thread::id();
         return;
       }
-      step = std::move(state->queue.front());
-      state->queue.pop_front();
-      state->wanted = state->closed || !state->queue.empty();
+      step = take_locked(*state);
     }
     run_step(*state, step);
   }
@@ -117,6 +123,24 @@ std::chrono::steady_clock::duration Timeline::running_for() const {
          std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(since));
 }
 
+bool Timeline::idle() const {
+  std::lock_guard lock(state_->mutex);
+  return !state_->closed && state_->queue.empty() && state_->running_since.load(std::memory_order_acquire) == 0;
+}
+
+void Timeline::wait_idle_until(std::chrono::steady_clock::time_point until) const {
+  const State& state = *state_;
+  for (unsigned polls = 1;
+       state.wanted.load(std::memory_order_acquire) || state.running_since.load(std::memory_order_acquire) != 0;
+       ++polls) {
+    if (polls % 64 == 0) {
+      if (std::chrono::steady_clock::now() >= until) return;
+      std::this_thread::yield();
+    }
+    cpu_relax();
+  }
+}
+
 std::chrono::microseconds Timeline::spin_time() {
   static const std::chrono::microseconds spin = [] {
     const char* asked = std::getenv("WEBNN_TIMELINE_SPIN_US");
@@ -159,9 +183,7 @@ void Timeline::work(const std::shared_ptr<State>& state) {
       std::unique_lock lock(state->mutex);
       state->wake.wait(lock, [&] { return state->closed || !state->queue.empty(); });
       if (state->queue.empty()) return;  // closed and drained
-      step = std::move(state->queue.front());
-      state->queue.pop_front();
-      state->wanted = state->closed || !state->queue.empty();
+      step = take_locked(*state);
     }
     run_step(*state, step);
     // Releasing the step may drop the last reference to its context, whose destructor then runs

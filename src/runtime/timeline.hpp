@@ -57,6 +57,17 @@ class Timeline {
   // How long the step running now has run (zero when none runs): the service's watchdog reads it.
   std::chrono::steady_clock::duration running_for() const;
 
+  // Whether no step is queued or running, and the timeline is open: a caller that holds the lock
+  // under which every step is enqueued (ContextImpl::mutex) may then act as the timeline's next
+  // step itself, on its own thread, until it lets the lock go (ContextImpl::read_tensor). The
+  // effects of every step that has run are visible to the caller.
+  bool idle() const;
+
+  // Polls, without a lock, until no step is queued or running or `until` passes (a caller about
+  // to read what the running step writes: ContextImpl::wait_briefly_for_timeline). Only a hint:
+  // a caller confirms with idle() under its lock.
+  void wait_idle_until(std::chrono::steady_clock::time_point until) const;
+
  private:
   struct Step {
     Task run;
@@ -69,11 +80,14 @@ class Timeline {
     std::deque<Step> queue;
     bool closed = false;
     // Set under `mutex` with the queue and `closed`; read without it by the worker's spin.
-    std::atomic<bool> wanted{false};                               // a step is queued or the timeline closed
-    std::atomic<std::chrono::steady_clock::rep> running_since{0};  // 0: no step runs
+    std::atomic<bool> wanted{false};  // a step is queued or the timeline closed
+    // 0: no step runs. Set under `mutex` as a step leaves the queue, cleared (release) when it ends.
+    std::atomic<std::chrono::steady_clock::rep> running_since{0};
     std::thread::id runner;  // kCaller: the thread in run_queued(), guarded by mutex
   };
-  // Runs one step (its run), timing it for running_for().
+  // Takes the first queued step, under `mutex`, and marks it running.
+  static Step take_locked(State& state);
+  // Runs one step taken by take_locked(), then marks none running.
   static void run_step(State& state, Step& step);
   static void work(const std::shared_ptr<State>& state);
 

@@ -66,8 +66,8 @@ TEST(RuntimeTimeline, ReadIntoCallerBuffer) {
   EXPECT_EQ(to_floats(out), (std::vector<float>{1, 2, 3, 4}));
 }
 
-// The read completed by a callback: called once, off the calling thread, with nullptr and the
-// bytes in the caller's buffer.
+// The read completed by a callback: called once (on the timeline's thread, or on this one when
+// the timeline had nothing left to run), with nullptr and the bytes in the caller's buffer.
 TEST(RuntimeTimeline, CallbackReadDeliversOnceIntoTheCallerBuffer) {
   Fixture f;
   f.ctx.write_tensor(f.a, to_bytes({1, 2, 3, 4}));
@@ -498,14 +498,115 @@ TEST(RuntimeTimeline, WorkerRunsStepsQueuedWhileItPollsAndAfterItSleeps) {
   step(2).get();  // the worker is still polling
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   step(3).get();  // the worker slept
+  // The outer step queues the fifth only once the fourth is queued, so that 4 runs before 5.
   auto inner = std::make_shared<std::promise<void>>();
-  EXPECT_TRUE(timeline.enqueue([&] { EXPECT_TRUE(timeline.enqueue([&] { ran.push_back(5), inner->set_value(); })); }));
-  step(4);
+  std::promise<void> four_queued;
+  std::future<void> four_is_queued = four_queued.get_future();
+  EXPECT_TRUE(timeline.enqueue([&] {
+    four_is_queued.wait();
+    EXPECT_TRUE(timeline.enqueue([&] { ran.push_back(5), inner->set_value(); }));
+  }));
+  auto four = step(4);
+  four_queued.set_value();
   inner->get_future().get();
+  four.get();
   timeline.close();
   EXPECT_FALSE(timeline.enqueue([] {}));
   timeline.join();
   EXPECT_EQ(ran, (std::vector<int>{1, 2, 3, 4, 5}));
+}
+
+// Waits until the context's timeline has nothing queued or running (its last step's end is not
+// signalled to callers: a read's promise settles inside the step).
+void wait_until_idle(const MLContext& context) {
+  while (!detail::impl_of(context)->timeline_idle()) std::this_thread::yield();
+}
+
+TEST(RuntimeTimeline, IdleOnlyWithNothingQueuedOrRunningAndOpen) {
+  detail::Timeline timeline;
+  EXPECT_TRUE(timeline.idle());
+  std::promise<void> entered, release;
+  std::shared_future<void> released = release.get_future().share();
+  ASSERT_TRUE(timeline.enqueue([&] {
+    entered.set_value();
+    released.wait();
+  }));
+  entered.get_future().wait();
+  EXPECT_FALSE(timeline.idle());  // a step runs, none is queued
+  ASSERT_TRUE(timeline.enqueue([] {}));
+  EXPECT_FALSE(timeline.idle());  // and one is queued
+  release.set_value();
+  while (!timeline.idle()) std::this_thread::yield();  // both ran
+  timeline.close();
+  EXPECT_FALSE(timeline.idle());
+  timeline.join();
+}
+
+// With nothing left on the timeline, a read settles on the calling thread before the call
+// returns (docs/runtime.md, "Steps in the timeline's place"); both forms.
+TEST(RuntimeTimeline, ReadWithNothingQueuedSettlesBeforeTheCallReturns) {
+  Fixture f;
+  f.ctx.write_tensor(f.a, to_bytes({1, 2, 3, 4}));
+  EXPECT_EQ(f.read(f.a), (std::vector<float>{1, 2, 3, 4}));
+  wait_until_idle(f.ctx);
+  std::vector<std::byte> out(16);
+  std::thread::id called_on;
+  int calls = 0;
+  f.ctx.read_tensor(f.a, out, [&](std::exception_ptr error) {
+    EXPECT_EQ(error, nullptr);
+    called_on = std::this_thread::get_id();
+    ++calls;
+  });
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(called_on, std::this_thread::get_id());
+  EXPECT_EQ(to_floats(out), (std::vector<float>{1, 2, 3, 4}));
+  auto bytes = f.ctx.read_tensor(f.a);
+  EXPECT_TRUE(is_ready(bytes));
+  EXPECT_EQ(to_floats(bytes.get()), (std::vector<float>{1, 2, 3, 4}));
+  // A write lands at once too: the next read sees it.
+  f.ctx.write_tensor(f.a, to_bytes({5, 6, 7, 8}));
+  EXPECT_EQ(f.read(f.a), (std::vector<float>{5, 6, 7, 8}));
+}
+
+// A tensor that a failed compute left unreadable rejects a read made in the timeline's place as
+// it rejects one on the timeline.
+TEST(RuntimeTimeline, ReadInTheTimelinesPlaceRejectsAFailedComputesOutput) {
+  Fixture f;
+  f.backend.fail_runs = true;
+  f.dispatch();
+  auto failed = f.ctx.read_tensor(f.c);
+  EXPECT_EQ(rejection_of(failed), ErrorKind::kOperationError);
+  wait_until_idle(f.ctx);
+  auto again = f.ctx.read_tensor(f.c);
+  EXPECT_TRUE(is_ready(again));
+  EXPECT_EQ(rejection_of(again), ErrorKind::kOperationError);
+}
+
+// A write made while a compute runs is queued behind it, not copied into the tensor the compute
+// reads; a read behind a held compute returns (its wait for the timeline is bounded) and settles
+// once the compute has run, even after the graph has run before (its run time known and short).
+TEST(RuntimeTimeline, WriteAndReadWhileAComputeRunsWaitForIt) {
+  Fixture f;
+  f.ctx.write_tensor(f.a, to_bytes({1, 1, 1, 1}));
+  f.dispatch();
+  EXPECT_EQ(f.read(f.c), (std::vector<float>{2, 2, 2, 2}));
+  Gate gate;
+  detail::set_before_compute_hook(f.ctx, gate.hook());
+  f.dispatch();
+  gate.wait_entered();
+  f.ctx.write_tensor(f.a, to_bytes({7, 7, 7, 7}));
+  auto held = f.ctx.read_tensor(f.c);
+  std::vector<std::byte> out(16);
+  std::atomic<int> calls{0};
+  f.ctx.read_tensor(f.c, out, [&](std::exception_ptr) { ++calls; });
+  EXPECT_FALSE(is_ready(held));
+  EXPECT_EQ(calls.load(), 0);
+  gate.open();
+  EXPECT_EQ(to_floats(held.get()), (std::vector<float>{2, 2, 2, 2}));  // the compute saw a = 1
+  EXPECT_EQ(f.read(f.a), (std::vector<float>{7, 7, 7, 7}));
+  wait_until_idle(f.ctx);
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_EQ(to_floats(out), (std::vector<float>{2, 2, 2, 2}));
 }
 
 }  // namespace
