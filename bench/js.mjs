@@ -5,7 +5,8 @@
 //      read through JavaScript, against the same through the C++ API (build/bench/webnn_capi_bench,
 //      BM_RoundTrip_Cpp); target: under 10 us more;
 //   2. MobileNetV2 (../shared/models): write + dispatch + read through JavaScript, against
-//      `webnn bench` (C++) on the same graph and backend; target: at most 1.02x;
+//      `webnn bench` (C++, compute(): the input read in place) on the same graph and backend;
+//      target: at most 1.02x; and against `webnn bench --tensors`, the same three calls in C++;
 //   3. the same network through onnxruntime-node in this same process, on the ONNX export of the
 //      same graph (`webnn convert --to onnx`), two threads each.
 // Medians over --rounds alternating rounds of --iterations runs each, and the median of the rounds'
@@ -114,11 +115,14 @@ async function mobilenetJs(model, input) {
   return { p50: median(times), out };
 }
 
-function mobilenetCpp(model) {
+// `webnn bench`: compute(), or with `tensors` the calls the JavaScript loop makes (writeTensor,
+// dispatch, readTensor) through the C++ API.
+function mobilenetCpp(model, tensors = false) {
   const out = execFileSync(
     path.join(build, 'webnn'),
     ['bench', path.join(model, 'mobilenetv2.json'), '--input', `input=${path.join(model, 'input.npy')}`,
-      '--iterations', String(iterations), '--warmup', '10', '--backend', backend, '--threads', String(threads)],
+      '--iterations', String(iterations), '--warmup', '10', '--backend', backend, '--threads', String(threads),
+      ...(tensors ? ['--tensors'] : [])],
     { encoding: 'utf8' },
   );
   return Number(/p50_ms=([\d.]+)/.exec(out)[1]);
@@ -156,7 +160,7 @@ async function main() {
     });
   }
   const input = haveModel ? readNpyFloat32(path.join(model, 'input.npy')) : null;
-  const results = { tinyJs: [], tinyCpp: [], mobilenetJs: [], mobilenetCpp: [], mobilenetOrt: [] };
+  const results = { tinyJs: [], tinyCpp: [], mobilenetJs: [], mobilenetCpp: [], mobilenetCppTensors: [], mobilenetOrt: [] };
   let maxDiff = 0;
   for (let r = 0; r < rounds; ++r) {
     results.tinyJs.push(await tinyJs());
@@ -165,6 +169,7 @@ async function main() {
       const js = await mobilenetJs(model, input);
       results.mobilenetJs.push(js.p50);
       results.mobilenetCpp.push(mobilenetCpp(model));
+      results.mobilenetCppTensors.push(mobilenetCpp(model, true));
       if (session) {
         const o = await mobilenetOrt(session, input, [1, 3, 224, 224]);
         results.mobilenetOrt.push(o.p50);
@@ -188,10 +193,12 @@ async function main() {
   console.log(`| tiny graph write+dispatch+read (reference) | ${m.tinyJs.toFixed(2)} us | C++ ${m.tinyCpp.toFixed(2)} us | +${(m.tinyJs - m.tinyCpp).toFixed(2)} us |`);
   if (haveModel) {
     console.log(`| MobileNetV2 p50 (${backend}) | ${m.mobilenetJs.toFixed(3)} ms | webnn bench ${m.mobilenetCpp.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetCpp).toFixed(3)}x |`);
+    console.log(`| MobileNetV2 p50, the same calls in C++ | ${m.mobilenetJs.toFixed(3)} ms | webnn bench --tensors ${m.mobilenetCppTensors.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetCppTensors).toFixed(3)}x |`);
     if (session)
       console.log(`| MobileNetV2 p50, same process | ${m.mobilenetJs.toFixed(3)} ms | onnxruntime-node ${m.mobilenetOrt.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetOrt).toFixed(3)}x |`);
     if (session) console.log(`largest |difference| of the embeddings, JavaScript vs ONNX Runtime: ${maxDiff.toExponential(2)}`);
     console.log(`MobileNetV2, JavaScript / webnn bench, ${range(paired('mobilenetJs', 'mobilenetCpp', (js, cpp) => js / cpp), 3, 'x')}`);
+    console.log(`MobileNetV2, JavaScript / webnn bench --tensors, ${range(paired('mobilenetJs', 'mobilenetCppTensors', (js, cpp) => js / cpp), 3, 'x')}`);
   } else {
     console.log(`(${model} is absent: MobileNetV2 not measured)`);
   }

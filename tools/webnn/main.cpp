@@ -10,8 +10,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <random>
 #include <set>
 
@@ -187,8 +189,42 @@ double peak_rss_mb() {
   return double(usage.ru_maxrss) / 1024.0;  // KiB on Linux
 }
 
+// One timed run of `webnn bench`: compute() (the inputs read in place, fresh outputs), or with
+// --tensors the spec's calls a binding makes (docs/javascript.md, "Speed"): writeTensor of every
+// input (a copy, as the spec asks), dispatch, and a readTensor of every output into a buffer.
+std::function<void()> bench_run(MLContext& context, const MLGraph& graph, const NamedHostTensors& inputs,
+                                bool tensors) {
+  if (!tensors) return [&context, &graph, &inputs] { context.compute(graph, inputs); };
+  struct Bound {
+    MLNamedTensors inputs, outputs;
+    std::vector<std::pair<MLTensor, std::span<const std::byte>>> writes;
+    std::vector<std::pair<MLTensor, std::vector<std::byte>>> reads;
+  };
+  auto b = std::make_shared<Bound>();
+  for (const auto& [name, desc] : graph.input_descriptors()) {
+    auto it = inputs.find(name);
+    if (it == inputs.end())
+      throw_error(ErrorKind::kTypeError, "bench --tensors: input " + name +
+                                             " has only its default value; give it with --input (dispatch has no "
+                                             "defaults)");
+    MLTensor t = context.create_tensor({desc.data_type, desc.shape, false, true});
+    b->inputs[name] = t;
+    b->writes.emplace_back(t, it->second.data);
+  }
+  for (const auto& [name, desc] : graph.output_descriptors()) {
+    MLTensor t = context.create_tensor({desc.data_type, desc.shape, true, false});
+    b->outputs[name] = t;
+    b->reads.emplace_back(t, std::vector<std::byte>(*desc.byte_length()));
+  }
+  return [&context, &graph, b] {
+    for (const auto& [t, bytes] : b->writes) context.write_tensor(t, bytes);
+    context.dispatch(graph, b->inputs, b->outputs);
+    for (auto& [t, out] : b->reads) context.read_tensor(t, out).get();
+  };
+}
+
 int cmd_bench(const std::string& path, const std::vector<std::string>& input_specs, int iterations, int warmup,
-              const CommonOptions& common) {
+              bool tensors, const CommonOptions& common) {
   if (iterations < 1) throw_error(ErrorKind::kTypeError, "--iterations must be at least 1");
   if (warmup < 0) throw_error(ErrorKind::kTypeError, "--warmup must not be negative");
   auto t0 = Clock::now();
@@ -203,14 +239,15 @@ int cmd_bench(const std::string& path, const std::vector<std::string>& input_spe
   const std::set<std::string> defaults = inputs_with_defaults(model);
   for (const auto& [name, desc] : graph.input_descriptors())
     if (!inputs.count(name) && !defaults.count(name)) inputs[name] = tools::random_tensor(desc, rng, 1.0f, 4);
+  const std::function<void()> run = bench_run(context, graph, inputs, tensors);
   t0 = Clock::now();
-  context.compute(graph, inputs);
+  run();
   std::printf("first_run_ms=%.3f\n", ms_since(t0));
-  for (int i = 0; i < warmup; ++i) context.compute(graph, inputs);
+  for (int i = 0; i < warmup; ++i) run();
   std::vector<double> times;
   for (int i = 0; i < iterations; ++i) {
     t0 = Clock::now();
-    context.compute(graph, inputs);
+    run();
     times.push_back(ms_since(t0));
   }
   std::sort(times.begin(), times.end());
@@ -299,6 +336,7 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
   };
   int iterations = 20, warmup = 3;
+  bool tensors = false;
   bool verbose = false;
 
   auto* info = app.add_subcommand("info", "inputs, outputs, op counts, constant bytes");
@@ -322,6 +360,9 @@ int main(int argc, char** argv) {
   bench->add_option("--input", inputs, "NAME=FILE.npy (random data for inputs not given)");
   bench->add_option("--iterations", iterations, "timed runs")->capture_default_str();
   bench->add_option("--warmup", warmup, "untimed runs before timing")->capture_default_str();
+  bench->add_flag("--tensors", tensors,
+                  "time writeTensor of every input, dispatch and readTensor of every output (the calls a binding "
+                  "makes) instead of compute()");
   add_common(bench);
   add_load(bench);
 
@@ -397,7 +438,7 @@ int main(int argc, char** argv) {
     }
     if (*validate) return cmd_validate(graph_path);
     if (*run) return cmd_run(graph_path, inputs, out_dir, common);
-    if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, common);
+    if (*bench) return cmd_bench(graph_path, inputs, iterations, warmup, tensors, common);
     if (*convert) return cmd_convert(graph_path, to, out_path);
     if (*conf) return cmd_conformance(graph_path, common, filter, verbose);
     if (*backends) {
