@@ -314,7 +314,7 @@ class MLContext {
           if (!t.pendingReads.delete(reject)) return;
           if (error) return reject(error);
           if (output === undefined) return resolve(bytes);
-          if (bytes === undefined) return resolve(undefined); // read into `output` before the call returned
+          if (bytes === undefined) return resolve(undefined); // the addon wrote `output` (still attached)
           // The buffer may have been detached while the read was pending (spec: TypeError).
           if (W.byteLengthOf(output) !== length)
             return reject(new TypeError('readTensor: the output buffer was detached'));
