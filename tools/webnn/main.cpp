@@ -1,5 +1,6 @@
 // webnn: the command-line face of webnn-cpp. Every subcommand reports errors as
 // "webnn: <what went wrong>" on stderr and exits non-zero; nothing is half-written.
+#include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include <CLI/CLI.hpp>
@@ -310,7 +311,21 @@ int cmd_conformance(const std::string& dir, const CommonOptions& common, const s
 
 }  // namespace
 
+// glibc's allocator returns freed memory to the kernel as soon as the heap's free top passes its
+// trim threshold, and serves each block above its mmap threshold from a mapping of its own, which
+// a free raises only to the size just freed. Values that grow one after another (an ONNX import
+// folding a chain of Concats) then come from fresh pages every time: on this VM a page fault
+// costs about 11 us, and the 60,000-Concat import spent 8.5 s of its 17 s in the kernel, 1.3
+// million faults. The command line keeps blocks under 32 MB on the heap and up to 64 MB of it
+// free for reuse (docs/onnx.md, "Import", **Memory**). The library leaves the process's
+// allocator to its host.
+void tune_allocator() {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+}
+
 int main(int argc, char** argv) {
+  tune_allocator();
   CLI::App app{"webnn: build, validate, convert, run and benchmark WebNN graphs"};
   app.require_subcommand(1);
   CommonOptions common;
