@@ -18,6 +18,19 @@ inline void cpu_relax() {
   __builtin_ia32_pause();
 #endif
 }
+
+// Polls until `done()` or `until` passes, yielding the core to any runnable thread every 64 polls
+// (the worker waiting for its next step, a reader waiting for the timeline to go idle).
+template <class Done>
+void poll_until(Done done, std::chrono::steady_clock::time_point until) {
+  for (unsigned polls = 1; !done(); ++polls) {
+    if (polls % 64 == 0) {
+      if (std::chrono::steady_clock::now() >= until) return;
+      std::this_thread::yield();
+    }
+    cpu_relax();
+  }
+}
 }  // namespace
 
 Timeline::Timeline(Mode mode) : mode_(mode), state_(std::make_shared<State>()) {
@@ -130,15 +143,12 @@ bool Timeline::idle() const {
 
 void Timeline::wait_idle_until(std::chrono::steady_clock::time_point until) const {
   const State& state = *state_;
-  for (unsigned polls = 1;
-       state.wanted.load(std::memory_order_acquire) || state.running_since.load(std::memory_order_acquire) != 0;
-       ++polls) {
-    if (polls % 64 == 0) {
-      if (std::chrono::steady_clock::now() >= until) return;
-      std::this_thread::yield();
-    }
-    cpu_relax();
-  }
+  poll_until(
+      [&] {
+        return !state.wanted.load(std::memory_order_acquire) &&
+               state.running_since.load(std::memory_order_acquire) == 0;
+      },
+      until);
 }
 
 std::chrono::microseconds Timeline::spin_time() {
@@ -168,16 +178,9 @@ void Timeline::work(const std::shared_ptr<State>& state) {
     // for waking this thread again: tens of microseconds on a virtual machine whose idle vCPU
     // halts. So the worker polls for `spin` first, yielding the core to any runnable thread
     // every 64 polls, and only then sleeps (docs/runtime.md, "The timeline's worker").
-    if (spin.count() > 0 && !state->wanted.load(std::memory_order_acquire)) {
-      const auto until = std::chrono::steady_clock::now() + spin;
-      for (unsigned polls = 1; !state->wanted.load(std::memory_order_acquire); ++polls) {
-        if (polls % 64 == 0) {
-          if (std::chrono::steady_clock::now() >= until) break;
-          std::this_thread::yield();
-        }
-        cpu_relax();
-      }
-    }
+    if (spin.count() > 0 && !state->wanted.load(std::memory_order_acquire))
+      poll_until([&] { return state->wanted.load(std::memory_order_acquire); },
+                 std::chrono::steady_clock::now() + spin);
     Step step;
     {
       std::unique_lock lock(state->mutex);
