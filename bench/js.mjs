@@ -7,6 +7,8 @@
 //   2. MobileNetV2 (../shared/models): write + dispatch + read through JavaScript, against
 //      `webnn bench` (C++, compute(): the input read in place) on the same graph and backend;
 //      target: at most 1.02x; and against `webnn bench --tensors`, the same three calls in C++;
+//      and dispatch + read with the input written once, the work compute() does, against
+//      `webnn bench`;
 //   3. the same network through onnxruntime-node in this same process, on the ONNX export of the
 //      same graph (`webnn convert --to onnx`), two threads each.
 // Medians over --rounds alternating rounds of --iterations runs each, and the median of the rounds'
@@ -93,26 +95,30 @@ function readNpyFloat32(file) {
   return new Float32Array(buf.buffer.slice(buf.byteOffset + start + length, buf.byteOffset + buf.length));
 }
 
+// Runs alternate between the round trip a caller with a new input makes (writeTensor, dispatch,
+// readTensor) and the same with the input written once and left in its tensor (dispatch,
+// readTensor): the work `webnn bench`'s compute() does on an input it reads in place.
 async function mobilenetJs(model, input) {
   const context = await webnn.ml.createContext({ backend, numThreads: threads });
   const { graph, inputs, outputs } = await webnn.loadGraph(context, path.join(model, 'mobilenetv2.json'));
   const x = await context.createTensor({ ...inputs.input, writable: true });
   const y = await context.createTensor({ ...outputs.embedding, readable: true });
   const out = new Float32Array(outputs.embedding.shape.reduce((a, b) => a * b, 1));
-  const once = async () => {
-    context.writeTensor(x, input);
+  const once = async (write) => {
+    if (write) context.writeTensor(x, input);
     context.dispatch(graph, { input: x }, { embedding: y });
     await context.readTensor(y, out);
   };
-  for (let i = 0; i < 10; ++i) await once();
-  const times = [];
-  for (let i = 0; i < iterations; ++i) {
+  for (let i = 0; i < 10; ++i) await once(true);
+  const times = { write: [], resident: [] };
+  for (let i = 0; i < 2 * iterations; ++i) {
+    const write = i % 2 === 0;
     const t0 = process.hrtime.bigint();
-    await once();
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+    await once(write);
+    times[write ? 'write' : 'resident'].push(Number(process.hrtime.bigint() - t0) / 1e6);
   }
   context.destroy();
-  return { p50: median(times), out };
+  return { p50: median(times.write), resident: median(times.resident), out };
 }
 
 // `webnn bench`: compute(), or with `tensors` the calls the JavaScript loop makes (writeTensor,
@@ -160,7 +166,7 @@ async function main() {
     });
   }
   const input = haveModel ? readNpyFloat32(path.join(model, 'input.npy')) : null;
-  const results = { tinyJs: [], tinyCpp: [], mobilenetJs: [], mobilenetCpp: [], mobilenetCppTensors: [], mobilenetOrt: [] };
+  const results = { tinyJs: [], tinyCpp: [], mobilenetJs: [], mobilenetJsResident: [], mobilenetCpp: [], mobilenetCppTensors: [], mobilenetOrt: [] };
   let maxDiff = 0;
   for (let r = 0; r < rounds; ++r) {
     results.tinyJs.push(await tinyJs());
@@ -168,6 +174,7 @@ async function main() {
     if (haveModel) {
       const js = await mobilenetJs(model, input);
       results.mobilenetJs.push(js.p50);
+      results.mobilenetJsResident.push(js.resident);
       results.mobilenetCpp.push(mobilenetCpp(model));
       results.mobilenetCppTensors.push(mobilenetCpp(model, true));
       if (session) {
@@ -193,11 +200,13 @@ async function main() {
   console.log(`| tiny graph write+dispatch+read (reference) | ${m.tinyJs.toFixed(2)} us | C++ ${m.tinyCpp.toFixed(2)} us | +${(m.tinyJs - m.tinyCpp).toFixed(2)} us |`);
   if (haveModel) {
     console.log(`| MobileNetV2 p50 (${backend}) | ${m.mobilenetJs.toFixed(3)} ms | webnn bench ${m.mobilenetCpp.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetCpp).toFixed(3)}x |`);
+    console.log(`| MobileNetV2 p50, input written once (dispatch+read) | ${m.mobilenetJsResident.toFixed(3)} ms | webnn bench ${m.mobilenetCpp.toFixed(3)} ms | ${(m.mobilenetJsResident / m.mobilenetCpp).toFixed(3)}x |`);
     console.log(`| MobileNetV2 p50, the same calls in C++ | ${m.mobilenetJs.toFixed(3)} ms | webnn bench --tensors ${m.mobilenetCppTensors.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetCppTensors).toFixed(3)}x |`);
     if (session)
       console.log(`| MobileNetV2 p50, same process | ${m.mobilenetJs.toFixed(3)} ms | onnxruntime-node ${m.mobilenetOrt.toFixed(3)} ms | ${(m.mobilenetJs / m.mobilenetOrt).toFixed(3)}x |`);
     if (session) console.log(`largest |difference| of the embeddings, JavaScript vs ONNX Runtime: ${maxDiff.toExponential(2)}`);
     console.log(`MobileNetV2, JavaScript / webnn bench, ${range(paired('mobilenetJs', 'mobilenetCpp', (js, cpp) => js / cpp), 3, 'x')}`);
+    console.log(`MobileNetV2, input written once, JavaScript / webnn bench, ${range(paired('mobilenetJsResident', 'mobilenetCpp', (js, cpp) => js / cpp), 3, 'x')}`);
     console.log(`MobileNetV2, JavaScript / webnn bench --tensors, ${range(paired('mobilenetJs', 'mobilenetCppTensors', (js, cpp) => js / cpp), 3, 'x')}`);
   } else {
     console.log(`(${model} is absent: MobileNetV2 not measured)`);

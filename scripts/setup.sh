@@ -47,8 +47,9 @@ fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
 # The Node.js headers the JavaScript addon (js/) builds against: the machine's own Node.js ships
-# them in /usr/include/node; Debian's Node 18 has them in libnode-dev. Node-API is ABI-stable, so
-# an addon built against either loads in both.
+# them in /usr/include/node; Debian's Node 18 has them in libnode-dev (and libuv's uv.h, which the
+# addon uses too, in libuv1-dev, a dependency). Node-API is ABI-stable, and libuv keeps its ABI
+# through its 1.x releases, so an addon built against either loads in both.
 if [ ! -f /usr/include/node/node_api.h ] && [ ! -f /usr/local/include/node/node_api.h ]; then
   SUDO=""
   if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi

@@ -1,53 +1,150 @@
 // The addon's entry point, its per-environment state and the helpers every function uses.
 #include "addon.hpp"
 
+#include <uv.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
+#include <thread>
 
 namespace webnn::js {
 
 // ---- Dispatcher ----
 
+struct Dispatcher::Wake {
+  uv_async_t handle;  // handle.data: this Wake
+  Dispatcher* owner;
+  std::function<void()> closed;
+};
+
+Dispatcher::Dispatcher(napi_env env) : env_(env) {
+  uv_loop_t* loop = nullptr;
+  check(env, napi_get_uv_event_loop(env, &loop));
+  napi_value resource = make_object(env);
+  check(env, napi_create_reference(env, resource, 1, &resource_));
+  check(env, napi_async_init(env, resource, make_string(env, "webnn completion"), &async_context_));
+  auto wake = std::make_unique<Wake>();
+  wake->owner = this;
+  wake->handle.data = wake.get();
+  if (uv_async_init(loop, &wake->handle, [](uv_async_t* h) { static_cast<Wake*>(h->data)->owner->run_posted(); }) != 0)
+    throw_error(env, ErrorKind::kUnknownError, "webnn: could not open the event loop's wake-up handle");
+  wake_ = wake.release();
+  uv_unref(reinterpret_cast<uv_handle_t*>(&wake_->handle));
+}
+
 bool Dispatcher::post(Task task) {
-  std::lock_guard lock(mutex_);
-  if (closed_) return false;
-  auto* heap = new Task(std::move(task));
-  if (napi_call_threadsafe_function(tsfn_, heap, napi_tsfn_nonblocking) != napi_ok) {
-    delete heap;
-    return false;
+  bool wake;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return false;
+    queue_.push_back(std::move(task));
+    // While the JavaScript thread drains the queue it looks again before it stops: no signal is
+    // needed, and a round trip that posts from within a task (a read settled in the timeline's
+    // place) costs no system call.
+    wake = !draining_;
+    if (wake) sending_.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (wake) {
+    uv_async_send(&wake_->handle);
+    sending_.fetch_sub(1, std::memory_order_release);
   }
   return true;
 }
 
-void Dispatcher::close(napi_env env) {
-  std::lock_guard lock(mutex_);
-  if (closed_) return;
-  closed_ = true;
-  napi_release_threadsafe_function(tsfn_, napi_tsfn_abort);
+void Dispatcher::keep_alive(bool on) {
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+  }
+  auto* handle = reinterpret_cast<uv_handle_t*>(&wake_->handle);
+  if (on)
+    uv_ref(handle);
+  else
+    uv_unref(handle);
 }
 
-namespace {
-
-// Runs a posted task on the JavaScript thread; with env == nullptr (the function is being torn
-// down) the task is only freed.
-void run_task(napi_env env, napi_value, void*, void* data) {
-  std::unique_ptr<Dispatcher::Task> task(static_cast<Dispatcher::Task*>(data));
-  if (env) (*task)(env);
+void Dispatcher::run_posted() {
+  for (size_t ran = 0;;) {
+    std::deque<Task> tasks;
+    bool more = false;
+    {
+      std::lock_guard lock(mutex_);
+      // At most kTasksPerWake tasks before the loop's other sources get their turn; the rest
+      // then wait for a signal of their own.
+      if (queue_.empty() || ran >= kTasksPerWake) {
+        draining_ = false;
+        more = !queue_.empty();
+      } else {
+        tasks.swap(queue_);
+        draining_ = true;
+      }
+    }
+    if (tasks.empty()) {
+      if (more) uv_async_send(&wake_->handle);
+      return;
+    }
+    for (Task& task : tasks) {
+      run(task);
+      ++ran;
+    }
+  }
 }
 
-}  // namespace
+void Dispatcher::run(Task& task) {
+  napi_handle_scope scope = nullptr;
+  if (napi_open_handle_scope(env_, &scope) != napi_ok) return;
+  napi_value resource = nullptr;
+  napi_get_reference_value(env_, resource_, &resource);
+  napi_callback_scope callback = nullptr;
+  napi_open_callback_scope(env_, resource, async_context_, &callback);
+  try {
+    task(env_);
+  } catch (...) {
+    // A task reports through the callback it calls; what escapes is a JavaScript exception
+    // already pending (below) or one that cannot be reported.
+  }
+  bool pending = false;
+  napi_is_exception_pending(env_, &pending);
+  if (pending) {
+    napi_value error = nullptr;
+    napi_get_and_clear_last_exception(env_, &error);
+    napi_fatal_exception(env_, error);  // the process's 'uncaughtException', as for any callback
+  }
+  if (callback) napi_close_callback_scope(env_, callback);  // runs the microtasks the task queued
+  napi_close_handle_scope(env_, scope);
+}
+
+void Dispatcher::close(std::function<void()> closed) {
+  std::deque<Task> dropped;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    closed_ = true;
+    dropped.swap(queue_);
+  }
+  // A post that queued before closed_ was set may still be signalling: the handle must outlive it.
+  while (sending_.load(std::memory_order_acquire) > 0) std::this_thread::yield();
+  dropped.clear();
+  napi_async_destroy(env_, async_context_);
+  napi_delete_reference(env_, resource_);
+  wake_->closed = std::move(closed);
+  uv_close(reinterpret_cast<uv_handle_t*>(&wake_->handle), [](uv_handle_t* h) {
+    std::unique_ptr<Wake> wake(static_cast<Wake*>(h->data));
+    if (wake->closed) wake->closed();
+  });
+}
 
 // ---- EnvState ----
 
 void EnvState::begin() {
-  if (pending++ == 0) napi_ref_threadsafe_function(env, tsfn);
+  if (pending++ == 0) dispatcher->keep_alive(true);
 }
 
 void EnvState::end() {
-  if (--pending == 0) napi_unref_threadsafe_function(env, tsfn);
+  if (--pending == 0) dispatcher->keep_alive(false);
 }
 
 EnvState& state(napi_env env) {
@@ -342,9 +439,11 @@ void lose_all_at_exit() {
   for (MLContext& c : live) c.lose("the process is exiting");
 }
 
-void environment_teardown(void* data) {
+// An asynchronous cleanup hook: Node.js runs the event loop until it is removed, which lets
+// libuv release the dispatcher's handle before a worker's loop is closed.
+void environment_teardown(napi_async_cleanup_hook_handle hook, void* data) {
   auto* st = static_cast<EnvState*>(data);
-  st->dispatcher->close(st->env);
+  st->dispatcher->close([hook] { napi_remove_async_cleanup_hook(hook); });
   for (const MLContextRef& ref : st->contexts)
     if (MLContext c = ref.lock()) c.lose("the JavaScript environment is shutting down");
   st->contexts.clear();
@@ -383,15 +482,11 @@ napi_value module_init(napi_env env, napi_value exports) {
   return guarded(env, [&] {
     auto st = std::make_unique<EnvState>();
     st->env = env;
-    napi_value name = make_string(env, "webnn completion");
-    check(env, napi_create_threadsafe_function(env, nullptr, nullptr, name, 0, 1, nullptr, nullptr, nullptr, run_task,
-                                               &st->tsfn));
-    check(env, napi_unref_threadsafe_function(env, st->tsfn));
-    st->dispatcher = std::make_shared<Dispatcher>(env, st->tsfn);
+    st->dispatcher = std::make_shared<Dispatcher>(env);
     EnvState* raw = st.release();
     check(env, napi_set_instance_data(
                    env, raw, [](napi_env, void* data, void*) { delete static_cast<EnvState*>(data); }, nullptr));
-    check(env, napi_add_env_cleanup_hook(env, environment_teardown, raw));
+    check(env, napi_add_async_cleanup_hook(env, environment_teardown, raw, nullptr));
     define(env, exports, "init", init);
     register_context_functions(env, exports);
     register_builder_functions(env, exports);

@@ -6,12 +6,14 @@
 //
 // Threading: every function here runs on the JavaScript thread of one Node.js environment (the
 // main thread or a worker_threads worker; the addon is context-aware). Work that finishes on
-// another thread (the context timeline, the libuv pool) comes back through Dispatcher, one
-// thread-safe function per environment, in the order the other threads post it.
+// another thread (the context timeline, the libuv pool) comes back through Dispatcher, one per
+// environment, in the order the other threads post it.
 #pragma once
 
 #include <node_api.h>
 
+#include <atomic>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,19 +30,42 @@ namespace webnn::js {
 // returns to JavaScript and lets it propagate.
 struct PendingException {};
 
-// Hands tasks from any thread to the environment's JavaScript thread, in the order posted. After
-// close() (the environment is going away) posts are dropped.
+// Hands tasks from any thread to the environment's JavaScript thread, in the order posted, each
+// run as a callback of its own (its promise reactions run before the next task). It wakes the
+// thread through a uv_async_t of its own rather than a napi_threadsafe_function: Node.js signals
+// a thread-safe function's loop while holding the function's lock, which the woken JavaScript
+// thread then takes first thing, so every completion put that thread to sleep twice
+// (docs/javascript.md, "Speed"). Here the lock guards only the queue; the signal is sent after.
+// After close() (the environment is going away) posts are dropped.
 class Dispatcher {
  public:
   using Task = std::function<void(napi_env)>;
-  Dispatcher(napi_env env, napi_threadsafe_function tsfn) : tsfn_(tsfn) {}
+  explicit Dispatcher(napi_env env);  // on the JavaScript thread
+  Dispatcher(const Dispatcher&) = delete;
+  Dispatcher& operator=(const Dispatcher&) = delete;
+  // Any thread. False (and the task dropped) once closed.
   bool post(Task task);
-  void close(napi_env env);
+  // The JavaScript thread: whether the wake-up handle keeps the event loop alive.
+  void keep_alive(bool on);
+  // The JavaScript thread, at the environment's teardown: drops what is queued and what is posted
+  // later, then releases the handle and calls `closed` once libuv has let go of it.
+  void close(std::function<void()> closed);
 
  private:
+  struct Wake;  // the uv_async_t, apart: libuv holds it until its close callback
+  static constexpr size_t kTasksPerWake = 1000;
+  void run_posted();     // the JavaScript thread, woken
+  void run(Task& task);  // one task, as a callback of its own
+
+  napi_env env_;
+  napi_ref resource_ = nullptr;  // the async resource of the tasks' callbacks
+  napi_async_context async_context_ = nullptr;
+  Wake* wake_ = nullptr;
   std::mutex mutex_;
-  bool closed_ = false;
-  napi_threadsafe_function tsfn_;
+  std::deque<Task> queue_;       // under mutex_
+  bool closed_ = false;          // under mutex_
+  bool draining_ = false;        // under mutex_: run_posted() will look at the queue again
+  std::atomic<int> sending_{0};  // posts between their queueing and their signal
 };
 
 // One per environment (napi_set_instance_data).
@@ -48,7 +73,6 @@ struct EnvState {
   napi_env env = nullptr;
   napi_ref make_error = nullptr;  // (kind, message) -> Error, from js/lib
   std::shared_ptr<Dispatcher> dispatcher;
-  napi_threadsafe_function tsfn = nullptr;
   int pending = 0;  // completions owed to JavaScript; the loop is kept alive while > 0
   std::vector<MLContextRef> contexts;
 

@@ -3,6 +3,7 @@
 // lifetimes, and an event loop that never waits for a compute or a compile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import { webnn, backends } from './support.mjs';
 
 const { ml, MLGraphBuilder, MLTensor, MLOperand } = webnn;
@@ -113,6 +114,36 @@ test('dispatch, writeTensor and readTensor run in call order on the timeline', a
   throwsWith(() => context.dispatch(graph, { a }, { c }), 'TypeError'); // b missing
   graph.destroy();
   throwsWith(() => context.dispatch(graph, { a, b }, { c }), 'InvalidStateError');
+  context.destroy();
+});
+
+test('each read settles in a task of its own, also when the completions reach the event loop together', async () => {
+  // The spec queues a task per settled read: the reactions to one run before the next settles.
+  // The JavaScript thread is kept busy while the timeline runs all three reads, so that their
+  // completions wait for it together (js/src/addon.hpp, Dispatcher).
+  const context = await ml.createContext();
+  const graph = await addRelu(context);
+  const a = await context.createTensor({ ...f32([4]), writable: true });
+  const b = await context.createTensor({ ...f32([4]), writable: true });
+  const c = await context.createTensor({ ...f32([4]), readable: true });
+  context.writeTensor(a, new Float32Array([1, -2, 3, -4]));
+  context.writeTensor(b, new Float32Array(4));
+  webnn._testing.holdComputes(context);
+  context.dispatch(graph, { a, b }, { c });
+  const reads = [context.readTensor(c), context.readTensor(c), context.readTensor(c)];
+  const pendingWhenSettled = [];
+  reads.forEach((read) => read.then(() => pendingWhenSettled.push(reads.map((r) => inspect(r).includes('<pending>')))));
+  while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+  webnn._testing.releaseComputes(context);
+  const busyUntil = Date.now() + 200;
+  while (Date.now() < busyUntil);
+  const results = await Promise.all(reads);
+  for (const r of results) assert.deepEqual([...new Float32Array(r)], [1, 0, 3, 0]);
+  assert.deepEqual(pendingWhenSettled, [
+    [false, true, true],
+    [false, false, true],
+    [false, false, false],
+  ]);
   context.destroy();
 });
 
