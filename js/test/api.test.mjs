@@ -147,6 +147,36 @@ test('each read settles in a task of its own, also when the completions reach th
   context.destroy();
 });
 
+test('completions posted by many timelines at once each settle once, every context in its order', async () => {
+  // Six timeline threads post 200 completions each into one environment's queue at the same time.
+  const contexts = await Promise.all(Array.from({ length: 6 }, () => ml.createContext()));
+  const order = contexts.map(() => []);
+  const reads = [];
+  for (const [k, context] of contexts.entries()) {
+    const graph = await addRelu(context);
+    const [a, b] = await Promise.all([0, 1].map(() => context.createTensor({ ...f32([4]), writable: true })));
+    const c = await context.createTensor({ ...f32([4]), readable: true });
+    const t = await context.createTensor({ ...f32([2]), readable: true, writable: true });
+    webnn._testing.holdComputes(context);
+    context.dispatch(graph, { a, b }, { c }); // the reads below queue behind it
+    for (let i = 0; i < 200; ++i) {
+      context.writeTensor(t, new Float32Array([k, i]));
+      reads.push(
+        context.readTensor(t).then((bytes) => {
+          order[k].push(i);
+          assert.deepEqual([...new Float32Array(bytes)], [k, i]);
+        }),
+      );
+    }
+  }
+  for (const context of contexts)
+    while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+  for (const context of contexts) webnn._testing.releaseComputes(context);
+  await Promise.all(reads);
+  for (const o of order) assert.deepEqual(o, Array.from({ length: 200 }, (_, i) => i));
+  for (const context of contexts) context.destroy();
+});
+
 test('destroy: lost resolves, pending reads reject with InvalidStateError', async () => {
   const context = await ml.createContext();
   const graph = await addRelu(context);
