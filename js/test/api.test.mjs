@@ -36,6 +36,22 @@ async function addRelu(context, n = 4) {
   return b.build({ c: b.relu(b.add(x, y)) });
 }
 
+// addRelu's graph with tensors for it: a and b writable, c readable.
+async function addReluWithTensors(context) {
+  const graph = await addRelu(context);
+  const [a, b, c] = await Promise.all([
+    context.createTensor({ ...f32([4]), writable: true }),
+    context.createTensor({ ...f32([4]), writable: true }),
+    context.createTensor({ ...f32([4]), readable: true }),
+  ]);
+  return { graph, a, b, c };
+}
+
+// Waits until a compute of `context` has reached the gate of webnn._testing.holdComputes.
+async function untilHeld(context) {
+  while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+}
+
 test('createContext: backends, options and their errors', async () => {
   for (const backend of backends) {
     const c = await ml.createContext({ backend });
@@ -80,12 +96,7 @@ test('sync steps throw, async ones reject, with the spec names', async () => {
 
 test('dispatch, writeTensor and readTensor run in call order on the timeline', async () => {
   const context = await ml.createContext();
-  const graph = await addRelu(context);
-  const [a, b, c] = await Promise.all([
-    context.createTensor({ ...f32([4]), writable: true }),
-    context.createTensor({ ...f32([4]), writable: true }),
-    context.createTensor({ ...f32([4]), readable: true }),
-  ]);
+  const { graph, a, b, c } = await addReluWithTensors(context);
   const reads = [];
   for (let i = 0; i < 5; ++i) {
     context.writeTensor(a, new Float32Array([i, -i, 1, 2]));
@@ -122,10 +133,7 @@ test('each read settles in a task of its own, also when the completions reach th
   // The JavaScript thread is kept busy while the timeline runs all three reads, so that their
   // completions wait for it together (js/src/addon.hpp, Dispatcher).
   const context = await ml.createContext();
-  const graph = await addRelu(context);
-  const a = await context.createTensor({ ...f32([4]), writable: true });
-  const b = await context.createTensor({ ...f32([4]), writable: true });
-  const c = await context.createTensor({ ...f32([4]), readable: true });
+  const { graph, a, b, c } = await addReluWithTensors(context);
   context.writeTensor(a, new Float32Array([1, -2, 3, -4]));
   context.writeTensor(b, new Float32Array(4));
   webnn._testing.holdComputes(context);
@@ -133,7 +141,7 @@ test('each read settles in a task of its own, also when the completions reach th
   const reads = [context.readTensor(c), context.readTensor(c), context.readTensor(c)];
   const pendingWhenSettled = [];
   reads.forEach((read) => read.then(() => pendingWhenSettled.push(reads.map((r) => inspect(r).includes('<pending>')))));
-  while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+  await untilHeld(context);
   webnn._testing.releaseComputes(context);
   const busyUntil = Date.now() + 200;
   while (Date.now() < busyUntil);
@@ -153,9 +161,7 @@ test('completions posted by many timelines at once each settle once, every conte
   const order = contexts.map(() => []);
   const reads = [];
   for (const [k, context] of contexts.entries()) {
-    const graph = await addRelu(context);
-    const [a, b] = await Promise.all([0, 1].map(() => context.createTensor({ ...f32([4]), writable: true })));
-    const c = await context.createTensor({ ...f32([4]), readable: true });
+    const { graph, a, b, c } = await addReluWithTensors(context);
     const t = await context.createTensor({ ...f32([2]), readable: true, writable: true });
     webnn._testing.holdComputes(context);
     context.dispatch(graph, { a, b }, { c }); // the reads below queue behind it
@@ -169,8 +175,7 @@ test('completions posted by many timelines at once each settle once, every conte
       );
     }
   }
-  for (const context of contexts)
-    while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+  for (const context of contexts) await untilHeld(context);
   for (const context of contexts) webnn._testing.releaseComputes(context);
   await Promise.all(reads);
   for (const o of order) assert.deepEqual(o, Array.from({ length: 200 }, (_, i) => i));
@@ -187,7 +192,7 @@ test('destroy: lost resolves, pending reads reject with InvalidStateError', asyn
   context.dispatch(graph, { a, b }, { c });
   const read = context.readTensor(c);
   const destroyedTensorRead = context.readTensor(a);
-  while (webnn._testing.computesArrived(context) < 1) await new Promise((r) => setTimeout(r, 1));
+  await untilHeld(context);
   a.destroy();
   await rejectsWith(destroyedTensorRead, 'InvalidStateError');
   const lost = context.lost;
@@ -247,10 +252,7 @@ test('MLTensor.destroy() rejects the reads still pending with InvalidStateError 
 
 test('the event loop keeps running during a long dispatch and a long build', async () => {
   const context = await ml.createContext();
-  const graph = await addRelu(context);
-  const a = await context.createTensor({ ...f32([4]), writable: true });
-  const b2 = await context.createTensor({ ...f32([4]), writable: true });
-  const c = await context.createTensor({ ...f32([4]), readable: true });
+  const { graph, a, b: b2, c } = await addReluWithTensors(context);
   webnn._testing.holdComputes(context);
   let ticks = 0;
   const timer = setInterval(() => (ticks += 1), 1);
