@@ -15,9 +15,12 @@ Expected values are computed here with numpy from the operators' definitions, ne
 - MaxUnpool (2-D, 1-D, with pads and with a larger output_shape), ReverseSequence (both axis
   orders, lengths 0 to T, lengths as a graph input), GatherND with batch_dims 1 and 2: exactly.
 - GRU and LSTM with layout = 1 (initial states, biases, an LSTM peephole whose output part is
-  zero), and the unrolled LSTM (an output-gate peephole, peepholes as a graph input, clip,
-  input_forget), against a float64 recurrence; largest |difference| at most 1e-5 x largest |value|.
-- Refused: sequence_lens shorter than the steps.
+  zero), the unrolled LSTM (an output-gate peephole, peepholes as a graph input, clip,
+  input_forget), the unrolled GRU (clip, linear_before_reset), and RNN, GRU and LSTM with
+  sequence_lens shorter than the steps (lengths 0 to T, known at import or a graph input, every
+  direction, with and without initial states), against a float64 recurrence run batch entry by
+  batch entry over each one's own steps; largest |difference| at most 1e-5 x largest |value|.
+- Refused: a sequence length above the steps, a 2-D sequence_lens.
 
 Usage: compositions_quantized.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
@@ -251,10 +254,15 @@ def sigmoid(v):
 
 
 def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=None, input_forget=0,
-                   p_input=False):
+                   p_input=False, lens_input=False, linear_before_reset=0, initial=True):
+    """A layout-1 RNN, GRU or LSTM node and its expected outputs. The reference runs each batch
+    entry's own sequence: steps 0 to length - 1 (reversed for a backward direction) from the
+    initial state; Y is zero past the entry's length, and Y_h and Y_c are its last state, or zero
+    for a length of 0 (ONNX leaves padded outputs unsaid; these are ONNX Runtime's, checked against
+    onnxruntime-node 1.30 on layout 0, which is all it runs)."""
     steps, batch, inputs, hidden = 4, 3, 5, 6
     dirs = 2 if direction == "bidirectional" else 1
-    gates = 3 if op == "GRU" else 4
+    gates = {"RNN": 1, "GRU": 3, "LSTM": 4}[op]
     x = rng.standard_normal((batch, steps, inputs)).astype(np.float32)
     w = (rng.standard_normal((dirs, gates * hidden, inputs)) * 0.5).astype(np.float32)
     r = (rng.standard_normal((dirs, gates * hidden, hidden)) * 0.5).astype(np.float32)
@@ -262,17 +270,24 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=
     h0 = rng.standard_normal((batch, dirs, hidden)).astype(np.float32)
     c0 = rng.standard_normal((batch, dirs, hidden)).astype(np.float32)
     p = rng.standard_normal((dirs, 3 * hidden)).astype(np.float32)
+    if not initial:
+        h0[:], c0[:] = 0, 0
     if peephole != "output":
         p[:, hidden:2 * hidden] = 0  # no output peephole: WebNN's lstm takes P as it is
-    inits = {"W": w, "R": r, "B": bias, "h0": h0}
-    inputs_ = ["X", "W", "R", "B", "", "h0"]
-    if sequence_lens is not None:
-        inits["lens"] = np.array(sequence_lens, np.int32)
-        inputs_[4] = "lens"
+    inits = {"W": w, "R": r, "B": bias}
+    inputs_ = ["X", "W", "R", "B", "", "h0" if initial else ""]
+    if initial:
+        inits["h0"] = h0
     feeds = {"X": x}
+    lens = np.full(batch, steps, np.int64)
+    if sequence_lens is not None:
+        lens = np.array(sequence_lens, np.int64)
+        (feeds if lens_input else inits)["lens"] = lens.astype(np.int32)
+        inputs_[4] = "lens"
     if op == "LSTM":
-        inits["c0"] = c0
-        inputs_.append("c0")
+        if initial:
+            inits["c0"] = c0
+        inputs_.append("c0" if initial else "")
         if peephole:
             (feeds if p_input else inits)["P"] = p
             inputs_.append("P")
@@ -282,39 +297,50 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=
         attrs["clip"] = clip
     if input_forget:
         attrs["input_forget"] = input_forget
+    if linear_before_reset:
+        attrs["linear_before_reset"] = linear_before_reset
     node = helper.make_node(op, inputs_, outputs, **attrs)
     model = model_of(node, feeds, inits, outputs)
     cl = (lambda v: np.clip(v, -clip, clip)) if clip is not None else (lambda v: v)
-    xs = x.astype(np.float64).transpose(1, 0, 2)
-    y = np.zeros((steps, dirs, batch, hidden))
-    y_h = np.zeros((dirs, batch, hidden))
-    y_c = np.zeros((dirs, batch, hidden))
-    for d in range(dirs):
-        h, c = h0[:, d].astype(np.float64), c0[:, d].astype(np.float64)
+    y = np.zeros((batch, steps, dirs, hidden))
+    y_h = np.zeros((batch, dirs, hidden))
+    y_c = np.zeros((batch, dirs, hidden))
+    refused = lens.ndim != 1 or (lens > steps).any()  # a case the import must refuse: no reference
+    for d in range(0 if refused else dirs):
         W, R = w[d].astype(np.float64), r[d].astype(np.float64)
         Wb, Rb = bias[d, :gates * hidden].astype(np.float64), bias[d, gates * hidden:].astype(np.float64)
         part = [slice(g * hidden, (g + 1) * hidden) for g in range(gates)]
         backward = direction == "reverse" or d == 1
-        for t in (reversed(range(steps)) if backward else range(steps)):
-            xw, hr = xs[t] @ W.T + Wb, h @ R.T
-            if op == "GRU":  # gates z, r, h; linear_before_reset = 0
-                z = sigmoid(xw[:, part[0]] + hr[:, part[0]] + Rb[part[0]])
-                rr = sigmoid(xw[:, part[1]] + hr[:, part[1]] + Rb[part[1]])
-                ht = np.tanh(xw[:, part[2]] + (rr * h) @ R[part[2]].T + Rb[part[2]])
-                h = (1 - z) * ht + z * h
-            else:  # gates i, o, f, c; peepholes i, o, f
-                pi, po, pf = (p[d, k * hidden:(k + 1) * hidden].astype(np.float64) if peephole else 0 for k in range(3))
-                pre = xw + hr + Rb
-                i = sigmoid(cl(pre[:, part[0]] + pi * c))
-                f = 1 - i if input_forget else sigmoid(cl(pre[:, part[2]] + pf * c))
-                c = f * c + i * np.tanh(cl(pre[:, part[3]]))
-                o = sigmoid(cl(pre[:, part[1]] + po * c))
-                h = o * np.tanh(c)
-            y[t, d] = h
-        y_h[d], y_c[d] = h, c
-    expected = {"Y": y.transpose(2, 0, 1, 3), "Y_h": y_h.transpose(1, 0, 2)}
+        for b in range(batch):
+            h, c = h0[b, d].astype(np.float64), c0[b, d].astype(np.float64)
+            n = int(lens[b])
+            for t in (reversed(range(n)) if backward else range(n)):
+                xw, hr = x[b, t].astype(np.float64) @ W.T + Wb, h @ R.T
+                if op == "RNN":
+                    h = np.tanh(cl(xw + hr + Rb))
+                elif op == "GRU":  # gates z, r, h
+                    z = sigmoid(cl(xw[part[0]] + hr[part[0]] + Rb[part[0]]))
+                    rr = sigmoid(cl(xw[part[1]] + hr[part[1]] + Rb[part[1]]))
+                    if linear_before_reset:
+                        ht = np.tanh(cl(xw[part[2]] + rr * (hr[part[2]] + Rb[part[2]])))
+                    else:
+                        ht = np.tanh(cl(xw[part[2]] + (rr * h) @ R[part[2]].T + Rb[part[2]]))
+                    h = (1 - z) * ht + z * h
+                else:  # gates i, o, f, c; peepholes i, o, f
+                    pi, po, pf = (p[d, k * hidden:(k + 1) * hidden].astype(np.float64) if peephole else 0
+                                  for k in range(3))
+                    pre = xw + hr + Rb
+                    i = sigmoid(cl(pre[part[0]] + pi * c))
+                    f = 1 - i if input_forget else sigmoid(cl(pre[part[2]] + pf * c))
+                    c = f * c + i * np.tanh(cl(pre[part[3]]))
+                    o = sigmoid(cl(pre[part[1]] + po * c))
+                    h = o * np.tanh(c)
+                y[b, t, d] = h
+            if n > 0:
+                y_h[b, d], y_c[b, d] = h, c
+    expected = {"Y": y, "Y_h": y_h}
     if op == "LSTM":
-        expected["Y_c"] = y_c.transpose(1, 0, 2)
+        expected["Y_c"] = y_c
     return model, feeds, expected, "close"
 
 
@@ -406,10 +432,29 @@ def main():
             rng, "LSTM", "bidirectional", peephole="output", p_input=True)),
         ("LSTM unrolled: clip 0.5, reverse", recurrent_case(rng, "LSTM", "reverse", peephole="output", clip=0.5)),
         ("LSTM unrolled: input_forget", recurrent_case(rng, "LSTM", "forward", input_forget=1)),
+        ("GRU sequence_lens [4, 2, 0]", recurrent_case(rng, "GRU", "forward", sequence_lens=[4, 2, 0])),
+        ("GRU sequence_lens a graph input, reverse, linear_before_reset", recurrent_case(
+            rng, "GRU", "reverse", sequence_lens=[1, 3, 4], lens_input=True, linear_before_reset=1)),
+        ("GRU sequence_lens [2, 0, 3], bidirectional, clip 0.5, no initial state", recurrent_case(
+            rng, "GRU", "bidirectional", sequence_lens=[2, 0, 3], clip=0.5, initial=False)),
+        ("GRU clip 0.5, linear_before_reset, bidirectional", recurrent_case(
+            rng, "GRU", "bidirectional", clip=0.5, linear_before_reset=1)),
+        ("LSTM sequence_lens [4, 2, 0], bidirectional", recurrent_case(
+            rng, "LSTM", "bidirectional", sequence_lens=[4, 2, 0])),
+        ("LSTM sequence_lens a graph input, reverse, peepholes", recurrent_case(
+            rng, "LSTM", "reverse", peephole=True, sequence_lens=[3, 1, 2], lens_input=True)),
+        ("LSTM sequence_lens [0, 3, 1], no initial state", recurrent_case(
+            rng, "LSTM", "forward", sequence_lens=[0, 3, 1], initial=False)),
+        ("RNN sequence_lens [1, 4, 2], bidirectional", recurrent_case(
+            rng, "RNN", "bidirectional", sequence_lens=[1, 4, 2])),
+        ("RNN sequence_lens a graph input, reverse, no initial state", recurrent_case(
+            rng, "RNN", "reverse", sequence_lens=[0, 2, 4], lens_input=True, initial=False)),
     ]
-    refused = [("GRU sequence_lens shorter than the steps", recurrent_case(rng, "GRU", "forward",
-                                                                            sequence_lens=[4, 2, 4]),
-                "sequence_lens shorter")]
+    refused = [("GRU sequence length above the steps", recurrent_case(rng, "GRU", "forward",
+                                                                       sequence_lens=[4, 5, 4]),
+                "a sequence length outside [0, steps]"),
+               ("LSTM 2-D sequence_lens", recurrent_case(rng, "LSTM", "forward", sequence_lens=[[4, 2, 4]]),
+                "sequence_lens must be 1-D")]
     failed = check_refused(cli, work, backend,
                             [(name, model, feeds, error) for name, (model, feeds, _, _), error in refused])
     cases = shard(cases)

@@ -1,6 +1,7 @@
 // ONNX import: GRU and LSTM onto WebNN's gru and lstm (src/ops/recurrent.cpp), layout 1 by
-// transposes; RNN, and the LSTMs WebNN's lstm does not compute (clip, input_forget, an output-gate
-// peephole), unrolled over their static steps (docs/onnx.md, "RNN").
+// transposes; RNN, and the GRUs and LSTMs WebNN's ops do not compute (clip, input_forget, an
+// output-gate peephole, sequence_lens shorter than the steps), unrolled over their static steps
+// (docs/onnx.md, "RNN").
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,21 +48,25 @@ DefaultedActivations activations_of(const NodeCtx& c, size_t per_direction, cons
   return acts;
 }
 
-// sequence_lens, known at import time, that gives every batch entry all `steps` steps changes
-// nothing; other lengths are not supported (the ops run every step of every batch entry).
-void check_full_sequence_lens(const NodeCtx& c, uint32_t steps) {
-  if (!c.has_input(4)) return;
-  for (int64_t len : c.const_ints(4, "sequence_lens")) {
-    if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, steps]");
-    if (len != int64_t(steps))
-      c.unsupported("sequence_lens shorter than the steps (WebNN recurrent ops run every step of every batch)");
-  }
+// The steps of X (its first axis, or its second with layout = 1).
+uint32_t steps_of(const NodeCtx& c) {
+  if (c.rank(0) != 3) c.invalid("X must be 3-D");
+  return c.desc(0).shape[c.attr_i("layout", 0) == 1 ? 1 : 0];
 }
 
-void recurrent_common(const NodeCtx& c) {
-  if (c.has_attr("clip")) c.unsupported("clip (WebNN recurrent ops do not clip)");
-  if (c.rank(0) != 3) c.invalid("X must be 3-D");
-  check_full_sequence_lens(c, c.desc(0).shape[c.attr_i("layout", 0) == 1 ? 1 : 0]);
+// Whether sequence_lens may leave a batch entry short of the steps: given at run time, or known
+// at import with a length under `steps`. WebNN's gru and lstm run every step of every batch entry,
+// so such a node is unrolled with its steps masked (Unrolled::state).
+bool short_sequences(const NodeCtx& c, uint32_t steps) {
+  if (!c.has_input(4)) return false;
+  if (c.rank(4) != 1) c.invalid("sequence_lens must be 1-D ([batch])");
+  if (!c.is_const(4)) return true;
+  bool short_one = false;
+  for (int64_t len : c.const_ints(4, "sequence_lens")) {
+    if (len < 0 || len > int64_t(steps)) c.invalid("a sequence length outside [0, steps]");
+    short_one |= len != int64_t(steps);
+  }
+  return short_one;
 }
 
 // layout = 1 (batch first) is WebNN's layout with transposes around it: X [batch, steps, input]
@@ -93,8 +98,10 @@ std::pair<OperandId, OperandId> split_bias(const NodeCtx& c, size_t i) {
   return {parts[0], parts[1]};
 }
 
+void lower_gru_unrolled(const NodeCtx& c);
+
 void lower_gru(const NodeCtx& c) {
-  recurrent_common(c);
+  if (c.has_attr("clip") || short_sequences(c, steps_of(c))) return lower_gru_unrolled(c);
   OperandId x = recurrent_in(c, 0);
   const Shape xs = c.desc_of(x).shape;
   GruAttrs a;
@@ -147,6 +154,10 @@ struct Unrolled {
   RecurrentDirection direction = RecurrentDirection::kForward;
   uint32_t dirs = 1, steps = 0, batch = 0, input = 0, hidden = 0, gates = 1;
   OperandId x2 = 0;  // [steps * batch, input]
+  // sequence_lens as [batch, 1] int32 when it may leave a batch entry short of the steps; each
+  // step's mask (step < length) made once, for the states and the output of every direction.
+  std::optional<OperandId> lens;
+  mutable std::vector<std::optional<OperandId>> masks;
 
   Unrolled(const NodeCtx& ctx, uint32_t gate_count) : c(ctx), gates(gate_count) {
     batch_first = c.attr_i("layout", 0) != 0;
@@ -161,7 +172,13 @@ struct Unrolled {
     if (uint64_t(steps) * dirs > kMaxUnrolledSteps)
       c.unsupported(std::to_string(steps) + " steps to unroll (the importer unrolls up to " +
                     std::to_string(kMaxUnrolledSteps) + " steps times directions)");
-    check_full_sequence_lens(c, steps);
+    if (short_sequences(c, steps)) {
+      if (c.desc(4).shape != Shape{batch}) c.invalid("sequence_lens must be [batch]");
+      OperandId l = c.operand(4);
+      if (c.type(4) != DataType::kInt32) l = c.cast(l, DataType::kInt32);
+      lens = c.reshape(l, {batch, 1});
+      masks.resize(steps);
+    }
     hidden = c.desc(2).shape[2];
     if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
     const uint32_t g = gates * hidden;
@@ -173,6 +190,24 @@ struct Unrolled {
     x2 = c.reshape(x, {steps * batch, input});
   }
   bool backward(uint32_t d) const { return direction == RecurrentDirection::kBackward || d == 1; }
+  // A state [batch, hidden] after step `step`: `computed` for the batch entries whose sequence
+  // reaches the step, `previous` (zero when there is none yet) for the others. A reverse
+  // direction therefore starts each entry at its own last step, as ONNX Runtime does.
+  OperandId state(uint32_t step, OperandId computed, const std::optional<OperandId>& previous) const {
+    if (!lens) return computed;
+    if (!masks[step]) masks[step] = c.add(OpKind::kLesser, {c.scalar(DataType::kInt32, step), *lens});
+    return c.add(OpKind::kWhere, {*masks[step], computed, previous ? *previous : zero(computed)});
+  }
+  // Y at step `step`: the computed state, zero past the batch entry's length.
+  OperandId output(uint32_t step, OperandId computed) const { return state(step, computed, std::nullopt); }
+  // Y_h or Y_c: the state after the entry's last step; zero for an entry of length 0, as ONNX
+  // Runtime gives (ONNX leaves it unsaid).
+  OperandId last(OperandId final_state) const {
+    if (!lens) return final_state;
+    const OperandId some = c.add(OpKind::kGreater, {*lens, c.scalar(DataType::kInt32, 0)});
+    return c.add(OpKind::kWhere, {some, final_state, zero(final_state)});
+  }
+  OperandId zero(OperandId like) const { return c.scalar(c.desc_of(like).data_type, 0); }
   // Initial state input i as [dirs, batch, hidden], if given.
   std::optional<OperandId> initial(size_t i, const std::string& what) const {
     if (!c.has_input(i)) return std::nullopt;
@@ -181,15 +216,29 @@ struct Unrolled {
     if (c.desc_of(v).shape != Shape{dirs, batch, hidden}) c.invalid(what + " must be [directions, batch, hidden]");
     return v;
   }
-  // X W_d^T + Wb_d + Rb_d for every step: [steps, batch, gates * hidden].
-  OperandId projected(uint32_t d) const {
+  // X W_d^T + Wb_d + Rb_d for every step: [steps, batch, gates * hidden]. Without
+  // `last_recurrent_bias` the last gate's part of Rb_d is left out (GRU's linear_before_reset adds
+  // it inside the gate: recurrent_bias).
+  OperandId projected(uint32_t d, bool last_recurrent_bias = true) const {
     GemmAttrs in;
     in.b_transpose = true;
     if (c.has_input(3)) {
       auto parts = c.add_multi(OpKind::kSplit, {direction_row(c, c.operand(3), d)}, SplitAttrs{uint32_t{2}, 0});
-      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], parts[1]})};
+      OperandId rb = parts[1];
+      if (!last_recurrent_bias) {
+        const uint32_t kept = (gates - 1) * hidden;
+        rb = c.add(OpKind::kSlice, {rb}, SliceAttrs{{0}, {kept}, std::nullopt});
+        rb = c.add(OpKind::kPad, {rb}, PadAttrs{{0}, {hidden}, PaddingMode::kConstant, 0.0});
+      }
+      in.c = OperandRef{c.add(OpKind::kAdd, {parts[0], rb})};
     }
     return c.reshape(c.add(OpKind::kGemm, {x2, direction_row(c, c.operand(1), d)}, in), {steps, batch, gates * hidden});
+  }
+  // Gate `gate`'s part of Rb_d ([hidden]), if B is given.
+  std::optional<OperandId> recurrent_bias(uint32_t d, uint32_t gate) const {
+    if (!c.has_input(3)) return std::nullopt;
+    return c.add(OpKind::kSlice, {direction_row(c, c.operand(3), d)},
+                 SliceAttrs{{(gates + gate) * hidden}, {hidden}, std::nullopt});
   }
   // Step `step` of a projection, plus H R^T when there is a state: [batch, gates * hidden].
   OperandId pre(OperandId projection, uint32_t step, std::optional<OperandId> h, OperandId r) const {
@@ -202,17 +251,25 @@ struct Unrolled {
     rec.c = OperandRef{p};
     return c.add(OpKind::kGemm, {*h, r}, rec);
   }
-  // Sets output `i` to the per-direction [1, batch, hidden] states, concatenated ([dirs, ...]).
+  // Sets output `i` to the per-direction [batch, hidden] final states (`last` of each),
+  // concatenated ([dirs, batch, hidden]).
   void set_state(size_t i, const std::vector<OperandId>& per_direction) const {
     if (!c.wants_output(i)) return;
-    OperandId v = dirs == 1 ? per_direction[0] : c.add(OpKind::kConcat, per_direction, ConcatAttrs{0});
+    std::vector<OperandId> rows;
+    for (OperandId v : per_direction) rows.push_back(c.reshape(last(v), {1, batch, hidden}));
+    OperandId v = dirs == 1 ? rows[0] : c.add(OpKind::kConcat, rows, ConcatAttrs{0});
     c.set_out(i, batch_first ? c.transpose(v, {1, 0, 2}) : v);
   }
-  // Sets Y from each direction's [1, 1, batch, hidden] outputs by step.
+  // Sets Y from each direction's [batch, hidden] states by step (`output` of each).
   void set_sequence(const std::vector<std::vector<OperandId>>& outs) const {
     if (!c.wants_output(0)) return;
     std::vector<OperandId> ys;
-    for (const auto& o : outs) ys.push_back(steps == 1 ? o[0] : c.add(OpKind::kConcat, o, ConcatAttrs{0}));
+    for (const auto& per_step : outs) {
+      std::vector<OperandId> o;
+      for (uint32_t step = 0; step < steps; ++step)
+        o.push_back(c.reshape(output(step, per_step[step]), {1, 1, batch, hidden}));
+      ys.push_back(steps == 1 ? o[0] : c.add(OpKind::kConcat, o, ConcatAttrs{0}));
+    }
     OperandId y = dirs == 1 ? ys[0] : c.add(OpKind::kConcat, ys, ConcatAttrs{1});  // [steps, dirs, batch, hidden]
     c.set_out(0, batch_first ? c.transpose(y, {2, 0, 1, 3}) : y);
   }
@@ -266,21 +323,93 @@ void lower_lstm_unrolled(const NodeCtx& c) {
       const OperandId candidate = rnn_activation(c, ga, clipped(gate(pre, 3)));
       OperandId next = c.add(OpKind::kMul, {i, candidate});
       if (cell) next = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {f, *cell}), next});
-      cell = next;
-      const OperandId o = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 1), peep[1], cell)));
-      h = c.add(OpKind::kMul, {o, rnn_activation(c, ha, *cell)});
-      outs[d][step] = c.reshape(*h, {1, 1, u.batch, hid});
+      const OperandId o = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 1), peep[1], next)));
+      const OperandId h_next = c.add(OpKind::kMul, {o, rnn_activation(c, ha, next)});
+      outs[d][step] = h_next;
+      cell = u.state(step, next, cell);
+      h = u.state(step, h_next, h);
     }
-    hs[d] = c.reshape(*h, {1, u.batch, hid});
-    cs[d] = c.reshape(*cell, {1, u.batch, hid});
+    hs[d] = *h;
+    cs[d] = *cell;
   }
   u.set_sequence(outs);
   u.set_state(1, hs);
   u.set_state(2, cs);
 }
 
+// A GRU that WebNN's gru does not compute is unrolled: `clip`, or sequence_lens shorter than the
+// steps. Gates z, r, h (ONNX's order), per step, with f and g its activations:
+//   z = f(clip(Xz + H Rz^T)), r = f(clip(Xr + H Rr^T)) (the projections hold both biases),
+//   n = g(clip(Xh + (r ⊙ H) Rh^T)), or with linear_before_reset n = g(clip(Xh + r ⊙ (H Rh^T + Rbh)))
+//   (Xh holding Wbh only), and H' = (1 − z) ⊙ n + z ⊙ H, computed as n + z ⊙ (H − n).
+void lower_gru_unrolled(const NodeCtx& c) {
+  const Unrolled u(c, 3);
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
+    c.unsupported("activation_alpha/activation_beta");
+  std::vector<std::string> acts = c.attr_strings("activations");
+  if (acts.empty())
+    for (uint32_t d = 0; d < u.dirs; ++d) acts.insert(acts.end(), {"Sigmoid", "Tanh"});
+  if (acts.size() != 2 * u.dirs) c.invalid("activations must name two activations per direction");
+  std::optional<double> clip;
+  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  auto clipped = [&](OperandId v) { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; };
+  const bool linear_before_reset = c.attr_i("linear_before_reset", 0) != 0;
+  const std::optional<OperandId> h0 = u.initial(5, "initial_h");
+  const uint32_t hid = u.hidden;
+  auto columns = [&](OperandId v, uint32_t first, uint32_t count) {
+    return c.add(OpKind::kSlice, {v}, SliceAttrs{{0, first * hid}, {u.batch, count * hid}, std::nullopt});
+  };
+  auto rows = [&](OperandId v, uint32_t first, uint32_t count) {
+    return c.add(OpKind::kSlice, {v}, SliceAttrs{{first * hid, 0}, {count * hid, hid}, std::nullopt});
+  };
+  auto times_rt = [&](OperandId a, OperandId r, std::optional<OperandId> plus) {
+    GemmAttrs g;
+    g.b_transpose = true;
+    if (plus) g.c = OperandRef{*plus};
+    return c.add(OpKind::kGemm, {a, r}, g);
+  };
+  std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
+  std::vector<OperandId> hs(u.dirs);
+  for (uint32_t d = 0; d < u.dirs; ++d) {
+    const std::string &fa = acts[2 * d], &ga = acts[2 * d + 1];
+    const OperandId projection = u.projected(d, !linear_before_reset);
+    const OperandId r = direction_row(c, c.operand(2), d);
+    const OperandId r_zr = rows(r, 0, 2), r_h = rows(r, 2, 1);
+    const std::optional<OperandId> rbh = linear_before_reset ? u.recurrent_bias(d, 2) : std::nullopt;
+    std::optional<OperandId> h;
+    if (h0) h = direction_row(c, *h0, d);
+    for (uint32_t k = 0; k < u.steps; ++k) {
+      const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
+      const OperandId p =
+          c.reshape(c.add(OpKind::kSlice, {projection}, SliceAttrs{{step, 0, 0}, {1, u.batch, 3 * hid}, std::nullopt}),
+                    {u.batch, 3 * hid});
+      OperandId zr = columns(p, 0, 2);
+      if (h) zr = times_rt(*h, r_zr, zr);
+      const OperandId z = rnn_activation(c, fa, clipped(columns(zr, 0, 1)));
+      const OperandId reset = rnn_activation(c, fa, clipped(columns(zr, 1, 1)));
+      OperandId n = columns(p, 2, 1);
+      if (!linear_before_reset) {
+        if (h) n = times_rt(c.add(OpKind::kMul, {reset, *h}), r_h, n);
+      } else {
+        std::optional<OperandId> hr = rbh;  // H Rh^T + Rbh
+        if (h) hr = times_rt(*h, r_h, rbh);
+        if (hr) n = c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {reset, *hr})});
+      }
+      n = rnn_activation(c, ga, clipped(n));
+      const OperandId h_next = h ? c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {z, c.add(OpKind::kSub, {*h, n})})})
+                                 : c.add(OpKind::kSub, {n, c.add(OpKind::kMul, {z, n})});
+      outs[d][step] = h_next;
+      h = u.state(step, h_next, h);
+    }
+    hs[d] = *h;
+  }
+  u.set_sequence(outs);
+  u.set_state(1, hs);
+}
+
 void lower_lstm(const NodeCtx& c) {
-  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0) return lower_lstm_unrolled(c);
+  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0 || short_sequences(c, steps_of(c)))
+    return lower_lstm_unrolled(c);
   if (c.has_input(7)) {
     // WebNN's lstm takes P when its output-gate part is known to be zero (lstm and ONNX then
     // agree); otherwise the recurrence is unrolled.
@@ -292,7 +421,6 @@ void lower_lstm(const NodeCtx& c) {
       for (size_t k = h; k < 2 * h; ++k)
         if (p[d * 3 * h + k] != 0) return lower_lstm_unrolled(c);
   }
-  recurrent_common(c);
   OperandId x = recurrent_in(c, 0);
   const Shape xs = c.desc_of(x).shape;
   LstmAttrs a;
@@ -340,10 +468,11 @@ void lower_rnn(const NodeCtx& c) {
       const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
       OperandId pre = u.pre(projection, step, h, r);
       if (clip) pre = c.add(OpKind::kClamp, {pre}, ClampAttrs{-*clip, *clip});
-      h = rnn_activation(c, acts[d], pre);
-      outs[d][step] = c.reshape(*h, {1, 1, u.batch, u.hidden});
+      const OperandId h_next = rnn_activation(c, acts[d], pre);
+      outs[d][step] = h_next;
+      h = u.state(step, h_next, h);
     }
-    hs[d] = c.reshape(*h, {1, u.batch, u.hidden});
+    hs[d] = *h;
   }
   u.set_sequence(outs);
   u.set_state(1, hs);
