@@ -35,9 +35,13 @@
   coefficient and exclude_outside, align_corners with a scale that gives no whole size, linear
   over two axes that are not neighbours, nearest of an int32 tensor with round_prefer_ceil and
   ceil, pytorch_half_pixel to a length of 1, tf_crop_and_resize with points outside the roi
-  (extrapolation_value), half_pixel_symmetric; against a float64 reference written here from the
-  operator's definition, output by output (edge-padded neighbours, as ONNX's reference picks
-  them), same bound.
+  (extrapolation_value), half_pixel_symmetric; opset 18's antialias (linear and cubic downscales,
+  exclude_outside, align_corners with a scale that gives no whole size, one axis down and one up,
+  a 20x downscale of 40 taps), axes (a subset, negative, reversed, with tf_crop_and_resize's roi)
+  and keep_aspect_ratio_policy (not_larger, not_smaller, over every axis and over axes, a half
+  rounded up); against a float64 reference written here from the operator's definition, output by
+  output (edge-padded neighbours, as ONNX's reference picks them), same bound. Refused: antialias
+  with nearest, an axis named twice, an antialiased downscale beyond 64 taps.
 
 Each model is built with the onnx Python package, run by `webnn run model.onnx` on the given
 backend. Usage: compositions.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
@@ -440,13 +444,30 @@ def resize_coordinate(o, coord, scale, length, size_in, size_out, roi_start, roi
     raise ValueError(coord)
 
 
-def resize_line(line, x, mode, nearest_mode, a, exclude_outside):
+def resize_kernel(mode, a, u):
+    """The interpolation kernel at distance u: linear's triangle or the cubic convolution kernel."""
+    u = abs(u)
+    if mode == "linear":
+        return max(0.0, 1 - u)
+    if u <= 1:
+        return (a + 2) * u ** 3 - (a + 3) * u ** 2 + 1
+    return a * u ** 3 - 5 * a * u ** 2 + 8 * a * u - 4 * a if u < 2 else 0.0
+
+
+def resize_line(line, x, mode, nearest_mode, a, exclude_outside, antialias_scale=None):
     """One output value from a 1-D line at input coordinate x: the taps ONNX's definition gives,
-    the neighbours taken from the line padded with its edge values."""
+    the neighbours taken from the line padded with its edge values. With antialias_scale (a
+    downscale's scale), the kernel is stretched by 1 / scale: it weighs every position within
+    support / scale of x, and the weights are divided by their sum."""
     n = len(line)
     base = np.floor(x)
     t = x - base
-    if mode == "nearest":
+    if antialias_scale is not None:
+        reach = (2 if mode == "cubic" else 1) / antialias_scale
+        idx = [i for i in range(int(np.floor(x - reach)) - 1, int(np.ceil(x + reach)) + 2) if abs(i - x) < reach]
+        w = np.array([resize_kernel(mode, a, antialias_scale * (i - x)) for i in idx])
+        w = w / w.sum()
+    elif mode == "nearest":
         up = {"round_prefer_floor": t > 0.5, "round_prefer_ceil": t >= 0.5, "floor": False, "ceil": True}[nearest_mode]
         idx, w = [int(base) + (1 if t > 0 and up else 0)], [1.0]
     elif mode == "linear":
@@ -465,13 +486,36 @@ def resize_line(line, x, mode, nearest_mode, a, exclude_outside):
 
 
 def resize_reference(x, sizes, scales, mode, coord, nearest_mode="round_prefer_floor", a=-0.75, exclude_outside=0,
-                     roi=None, extrapolation=0.0):
-    """Resize from ONNX's definition, one axis after the other (the operator is separable)."""
+                     roi=None, extrapolation=0.0, antialias=0, axes=None, policy="stretch"):
+    """Resize from ONNX's definition, one axis after the other (the operator is separable). `axes`
+    (opset 18) names the axes scales, sizes and roi give values for; keep_aspect_ratio_policy
+    `policy` turns sizes into one scale, the smallest (not_larger) or largest (not_smaller) of
+    their ratios, and the outputs into in x scale rounded half up."""
     y = x.astype(np.float64)
     rank = x.ndim
+    if axes is not None:
+        axes = [d % rank for d in axes]
+        if sizes is not None:
+            sizes = [sizes[axes.index(d)] if d in axes else x.shape[d] for d in range(rank)]
+        else:
+            scales = [scales[axes.index(d)] if d in axes else 1.0 for d in range(rank)]
+        if roi is not None:
+            k = len(axes)
+            roi = [roi[axes.index(d)] if d in axes else 0.0 for d in range(rank)] + \
+                  [roi[k + axes.index(d)] if d in axes else 1.0 for d in range(rank)]
+    else:
+        axes = list(range(rank))
+    kept = None
+    if sizes is not None and policy != "stretch":
+        ratios = [sizes[d] / x.shape[d] for d in axes]
+        kept = min(ratios) if policy == "not_larger" else max(ratios)
     for axis in range(rank):
         size_in = x.shape[axis]
-        if sizes is not None:
+        if kept is not None:
+            scale = kept if axis in axes else 1.0
+            length = size_in * scale
+            size_out = int(np.floor(length + 0.5))
+        elif sizes is not None:
             size_out, scale, length = sizes[axis], sizes[axis] / size_in, float(sizes[axis])
         else:
             scale = scales[axis]
@@ -488,8 +532,9 @@ def resize_reference(x, sizes, scales, mode, coord, nearest_mode="round_prefer_f
             if crop and (xo < 0 or xo > size_in - 1):
                 out[..., o] = extrapolation
                 continue
+            aa = scale if antialias and mode != "nearest" and scale < 1 else None
             for index in np.ndindex(moved.shape[:-1]):
-                out[index + (o,)] = resize_line(moved[index], xo, mode, nearest_mode, a, exclude_outside)
+                out[index + (o,)] = resize_line(moved[index], xo, mode, nearest_mode, a, exclude_outside, aa)
         y = np.moveaxis(out, -1, axis)
     return y
 
@@ -516,7 +561,8 @@ def resize_case(rng, x_shape, mode, coord, sizes=None, scales=None, dtype=np.flo
     want = resize_reference(x, sizes, None if scales is None else np.array(scales, np.float32).astype(np.float64),
                             mode, coord, attrs.get("nearest_mode", "round_prefer_floor"),
                             attrs.get("cubic_coeff_a", -0.75), attrs.get("exclude_outside", 0), roi,
-                            attrs.get("extrapolation_value", 0.0))
+                            attrs.get("extrapolation_value", 0.0), attrs.get("antialias", 0), attrs.get("axes"),
+                            attrs.get("keep_aspect_ratio_policy", "stretch"))
     return model, {"X": x}, {"Y": want}
 
 
@@ -782,6 +828,42 @@ def main():
             roi=[0, 0, -0.2, 0.3, 1, 1, 0.9, 1.4], extrapolation_value=10.0), False),
         ("Resize linear half_pixel_symmetric, scales 1.5", resize_case(
             rng, (1, 1, 4, 5), "linear", "half_pixel_symmetric", scales=[1, 1, 1.5, 1.5]), False),
+        ("Resize antialias linear half_pixel, scales 0.5", resize_case(
+            rng, (1, 1, 8, 10), "linear", "half_pixel", scales=[1, 1, 0.5, 0.5], antialias=1, opset=19), False),
+        ("Resize antialias linear, sizes 3x4 of 9x11", resize_case(
+            rng, (1, 2, 9, 11), "linear", "half_pixel", sizes=[1, 2, 3, 4], antialias=1, opset=19), False),
+        ("Resize antialias cubic, scales 0.6", resize_case(
+            rng, (1, 1, 10, 10), "cubic", "half_pixel", scales=[1, 1, 0.6, 0.6], antialias=1, opset=19), False),
+        ("Resize antialias cubic exclude_outside pytorch_half_pixel", resize_case(
+            rng, (1, 1, 12, 7), "cubic", "pytorch_half_pixel", sizes=[1, 1, 5, 3], antialias=1, exclude_outside=1,
+            opset=19), False),
+        ("Resize antialias linear align_corners, scales 0.3 (no whole size)", resize_case(
+            rng, (1, 1, 13, 9), "linear", "align_corners", scales=[1, 1, 0.3, 0.5], antialias=1, opset=19), False),
+        ("Resize antialias linear asymmetric, one axis down one up", resize_case(
+            rng, (1, 1, 10, 4), "linear", "asymmetric", scales=[1, 1, 0.4, 2], antialias=1, opset=19), False),
+        ("Resize antialias linear, a 20x downscale (40 taps)", resize_case(
+            rng, (1, 1, 3, 100), "linear", "half_pixel", sizes=[1, 1, 3, 5], antialias=1, opset=19), False),
+        ("Resize axes 2 and 3, sizes", resize_case(
+            rng, (1, 2, 6, 8), "linear", "half_pixel", sizes=[3, 5], axes=[2, 3], opset=19), False),
+        ("Resize axes [-1], scales, nearest", resize_case(
+            rng, (2, 3, 5), "nearest", "asymmetric", scales=[1.6], axes=[-1], opset=19), False),
+        ("Resize axes [3, 2] (reversed), sizes, cubic", resize_case(
+            rng, (1, 1, 6, 8), "cubic", "half_pixel", sizes=[11, 4], axes=[3, 2], opset=19), False),
+        ("Resize keep_aspect_ratio_policy not_larger", resize_case(
+            rng, (1, 1, 6, 8), "linear", "half_pixel", sizes=[1, 1, 9, 9], keep_aspect_ratio_policy="not_larger",
+            opset=19), False),
+        ("Resize keep_aspect_ratio_policy not_smaller over every axis", resize_case(
+            rng, (1, 1, 6, 8), "linear", "half_pixel", sizes=[1, 1, 9, 9], keep_aspect_ratio_policy="not_smaller",
+            opset=19), False),
+        ("Resize not_larger over axes 2 and 3, nearest (a half rounded up)", resize_case(
+            rng, (1, 1, 5, 7), "nearest", "half_pixel", sizes=[4, 4], axes=[2, 3],
+            keep_aspect_ratio_policy="not_larger", opset=19), False),
+        ("Resize not_smaller over axes 2 and 3, antialias", resize_case(
+            rng, (1, 1, 10, 14), "linear", "half_pixel", sizes=[3, 3], axes=[2, 3],
+            keep_aspect_ratio_policy="not_smaller", antialias=1, opset=19), False),
+        ("Resize tf_crop_and_resize over axes 2 and 3", resize_case(
+            rng, (1, 1, 6, 7), "linear", "tf_crop_and_resize", sizes=[4, 5], axes=[2, 3],
+            roi=[0.1, -0.2, 0.9, 1.1], extrapolation_value=3.0, opset=19), False),
     ]
     grid_3d = helper.make_node("GridSample", ["X", "G"], ["Y"])
     grid_3d = helper.make_model(helper.make_graph(
@@ -791,6 +873,15 @@ def main():
     grid_3d.ir_version = 9
     # What cannot be lowered is refused: (name, model, feeds, a part of the expected error).
     refused = [("Det 5x5", *det_case(rng, (5, 5))[:2], "NotSupportedError"),
+               ("Resize antialias nearest", *resize_case(rng, (1, 1, 4, 4), "nearest", "half_pixel",
+                                                          scales=[1, 1, 0.5, 0.5], antialias=1, opset=19)[:2],
+                "antialias applies to the linear and cubic modes"),
+               ("Resize axes naming an axis twice", *resize_case(rng, (1, 1, 4, 4), "linear", "half_pixel",
+                                                                  sizes=[2, 2], axes=[2, -2], opset=19)[:2],
+                "axes names an axis twice"),
+               ("Resize antialias beyond 64 taps", *resize_case(rng, (1, 1, 2, 200), "linear", "half_pixel",
+                                                                 sizes=[1, 1, 2, 5], antialias=1, opset=19)[:2],
+                "taps per output position"),
                ("GridSample 5-D", grid_3d, {"X": np.zeros((1, 1, 2, 2, 2), np.float32),
                                           "G": np.zeros((1, 1, 1, 1, 3), np.float32)}, "rank-5")]
     failed = 0

@@ -22,6 +22,7 @@ struct ResizeSpec {
   std::string nearest;  // nearest_mode
   double cubic_a = -0.75;
   bool exclude_outside = false;
+  bool antialias = false;  // linear and cubic downscales stretch their kernel by 1 / scale
   double extrapolation = 0;
   std::vector<double> roi;  // tf_crop_and_resize: starts then ends, one per axis
 };
@@ -36,15 +37,53 @@ struct AxisTaps {
   bool identity = true;
 };
 
+// The most taps an antialiased axis may take (2 · ceil(1 / scale) for linear, 2 · ceil(2 / scale)
+// for cubic): a downscale of up to 32x linear, 16x cubic. Each tap is a gather of the output.
+constexpr int64_t kMaxAntialiasTaps = 64;
+
+// The taps of one output position along an axis: the first one's offset from the position below
+// the coordinate (ceil(x) - 1) and how many there are.
+struct TapWindow {
+  int64_t start = 0;
+  size_t count = 1;
+};
+
+TapWindow tap_window(const NodeCtx& c, const ResizeSpec& r, double scale) {
+  if (r.mode == "nearest") return {0, 1};
+  const double support = r.mode == "cubic" ? 2 : 1;
+  if (!r.antialias || scale >= 1) return {int64_t(1 - support), size_t(2 * support)};
+  const double stretched = std::floor(-support / scale);
+  if (!(-stretched <= double(kMaxAntialiasTaps / 2)))
+    c.unsupported("an antialiased " + r.mode + " downscale by " + std::to_string(scale) +
+                  " (the importer takes up to " + std::to_string(kMaxAntialiasTaps) + " taps per output position)");
+  const int64_t start = int64_t(stretched) + 1;
+  return {start, size_t(2 - 2 * start)};
+}
+
+// The interpolation kernel at distance u (in input positions, already scaled by the antialias
+// stretch): the triangle of linear, or the cubic convolution kernel with coefficient A.
+double resize_kernel(const ResizeSpec& r, double u) {
+  u = std::abs(u);
+  if (r.mode == "linear") return std::max(0.0, 1 - u);
+  const double A = r.cubic_a;
+  if (u <= 1) return ((A + 2) * u - (A + 3)) * u * u + 1;
+  if (u < 2) return ((A * u - 5 * A) * u + 8 * A) * u - 4 * A;
+  return 0;
+}
+
 // ONNX's definition of Resize along one axis of `in` positions resized to `out` with `scale`
 // (`length` = scale · in, which is fractional for a scale that gives no whole size, and which
 // align_corners, pytorch_half_pixel and tf_crop_and_resize use where they say length_resized):
 // the output position's coordinate in the input, then the nearest index (by nearest_mode), the two
 // linear taps or the four cubic ones (coefficient A), each index clamped to the input (edge
-// padding) or, with exclude_outside, dropped and the weights renormalized.
+// padding) or, with exclude_outside, dropped and the weights renormalized. An antialiased
+// downscale (scale < 1) evaluates the kernel at scale · (i - x) over the widened window of
+// tap_window and divides the weights by their sum, as ONNX's reference does.
 AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t rank, uint32_t in, uint32_t out,
                    double scale, double length) {
-  const size_t taps = r.mode == "nearest" ? 1 : r.mode == "cubic" ? 4 : 2;
+  const TapWindow window = tap_window(c, r, scale);
+  const bool stretched = r.antialias && r.mode != "nearest" && scale < 1;
+  const size_t taps = window.count;
   AxisTaps a;
   a.index.assign(taps, std::vector<int32_t>(out));
   a.weight.assign(taps, std::vector<double>(out));
@@ -76,7 +115,17 @@ AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t ra
     const double base = std::floor(x), t = x - base;
     const int64_t i0 = int64_t(base);
     std::vector<std::pair<int64_t, double>> picked;
-    if (r.mode == "nearest") {
+    if (stretched) {
+      const double below = std::ceil(x) - 1;  // the coordinate is in (below, below + 1]
+      double sum = 0;
+      for (size_t k = 0; k < taps; ++k) {
+        const int64_t i = int64_t(below) + window.start + int64_t(k);
+        const double w = resize_kernel(r, scale * (double(i) - x));
+        picked.push_back({i, w});
+        sum += w;
+      }
+      for (auto& p : picked) p.second /= sum;
+    } else if (r.mode == "nearest") {
       bool up = false;
       if (t > 0) {
         if (r.nearest == "round_prefer_floor")
@@ -145,7 +194,8 @@ void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<u
     // The taps' host vectors (an index and a weight per tap and position) before they are made.
     Shape along_out(rank, 1);
     along_out[axis] = out[axis];
-    c.reserve({DataType::kFloat32, along_out}, "the resize taps", 16 * uint64_t(out[axis]));
+    c.reserve({DataType::kFloat32, along_out}, "the resize taps",
+              16 * uint64_t(tap_window(c, r, scale[axis]).count) * out[axis]);
     const AxisTaps a = axis_taps(c, r, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
     if (a.identity) continue;
     Shape along(rank, 1);
@@ -173,34 +223,74 @@ void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<u
   c.set_out(0, x == c.operand(0) ? c.add(OpKind::kIdentity, {x}) : x);
 }
 
-// Resize/Upsample: WebNN's resample2d where it computes the same (two consecutive axes, whole
-// output sizes, nearest with half_pixel coordinates rounding halves down or asymmetric/floor for
-// whole upscales, linear with half_pixel), and separable passes with import-time taps otherwise
-// (resample_by_taps).
-void resample(const NodeCtx& c, const ResizeSpec& r, const std::vector<double>& scales, std::vector<int64_t> sizes) {
+// A Resize's output along each axis: its size, the scale its coordinates use and the resized
+// length (scale · input size, fractional when the scale gives no whole size).
+struct ResizeGeometry {
+  std::vector<uint32_t> out;
+  std::vector<double> scale, length;
+  bool whole = true;  // every output size is exactly scale · input size
+};
+
+// From scales (output floor(in · scale)) or sizes (scale size / in), one per axis of the input.
+// With a keep_aspect_ratio_policy other than stretch, the sizes of `axes` give one scale (their
+// smallest ratio for not_larger, their largest for not_smaller) and those axes' outputs are
+// in · scale rounded half up, as ONNX's reference computes them.
+ResizeGeometry resize_geometry(const NodeCtx& c, const std::vector<double>& scales, const std::vector<int64_t>& sizes,
+                               const std::string& policy = "stretch", const std::vector<uint32_t>& axes = {}) {
   const Shape& s = c.desc(0).shape;
-  size_t rank = s.size();
-  std::vector<uint32_t> out(s.begin(), s.end());
-  std::vector<uint32_t> axes;
-  std::vector<double> sc(rank, 1.0), length(s.begin(), s.end());
-  bool whole = true;
+  const size_t rank = s.size();
+  ResizeGeometry g;
+  g.out.assign(s.begin(), s.end());
+  g.scale.assign(rank, 1.0);
+  g.length.assign(s.begin(), s.end());
+  std::optional<double> kept;
+  if (!sizes.empty() && policy != "stretch") {
+    for (uint32_t axis : axes) {
+      const double ratio = double(sizes[axis]) / s[axis];
+      kept = !kept ? ratio : policy == "not_larger" ? std::min(*kept, ratio) : std::max(*kept, ratio);
+    }
+  }
   for (size_t i = 0; i < rank; ++i) {
-    if (!sizes.empty()) {
+    if (kept) {
+      if (std::find(axes.begin(), axes.end(), uint32_t(i)) == axes.end()) continue;
+      const double size = std::floor(s[i] * *kept + 0.5);
+      if (!(size >= 1 && size <= double(UINT32_MAX))) c.invalid("a kept-aspect size out of range");
+      g.out[i] = uint32_t(size);
+      g.scale[i] = *kept;
+      g.length[i] = s[i] * *kept;
+      g.whole &= double(g.out[i]) == g.length[i];
+    } else if (!sizes.empty()) {
       if (sizes[i] < 1 || sizes[i] > int64_t(UINT32_MAX)) c.invalid("a size out of range: " + std::to_string(sizes[i]));
-      out[i] = uint32_t(sizes[i]);
-      sc[i] = double(sizes[i]) / s[i];
-      length[i] = double(sizes[i]);
+      g.out[i] = uint32_t(sizes[i]);
+      g.scale[i] = double(sizes[i]) / s[i];
+      g.length[i] = double(sizes[i]);
     } else {
-      sc[i] = scales[i];
+      g.scale[i] = scales[i];
       const double size = std::floor(s[i] * scales[i]);
       if (!(size >= 1 && size <= double(UINT32_MAX))) c.invalid("a scale out of range: " + std::to_string(scales[i]));
-      out[i] = uint32_t(size);
-      length[i] = s[i] * scales[i];
+      g.out[i] = uint32_t(size);
+      g.length[i] = s[i] * scales[i];
       // WebNN's coordinates use outputSize / inputSize; ONNX uses the scale: they agree when the
       // output size is exact.
-      whole &= double(out[i]) == s[i] * scales[i];
+      g.whole &= double(g.out[i]) == g.length[i];
     }
+  }
+  return g;
+}
+
+// Resize/Upsample: WebNN's resample2d where it computes the same (two consecutive axes, whole
+// output sizes, nearest with half_pixel coordinates rounding halves down or asymmetric/floor for
+// whole upscales, linear with half_pixel, no antialiased downscale), and separable passes with
+// import-time taps otherwise (resample_by_taps).
+void resample(const NodeCtx& c, const ResizeSpec& r, const ResizeGeometry& g) {
+  const Shape& s = c.desc(0).shape;
+  size_t rank = s.size();
+  const std::vector<uint32_t>& out = g.out;
+  std::vector<uint32_t> axes;
+  bool whole = g.whole, downscaled = false;
+  for (size_t i = 0; i < rank; ++i) {
     if (out[i] != s[i]) axes.push_back(uint32_t(i));
+    downscaled |= g.scale[i] < 1;
   }
   // A valid output before anything is computed for it (the taps below are host vectors and
   // constants of the output's lengths).
@@ -209,7 +299,8 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const std::vector<double>& 
   if (axes.size() == 1 && rank >= 2)
     axes =
         axes[0] + 1 < rank ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
-  bool direct = whole && !r.exclude_outside && axes.size() == 2 && axes[1] == axes[0] + 1;
+  bool direct =
+      whole && !r.exclude_outside && !(r.antialias && downscaled) && axes.size() == 2 && axes[1] == axes[0] + 1;
   Resample2dAttrs a;
   if (direct) {
     a.axes = axes;
@@ -229,7 +320,7 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const std::vector<double>& 
       direct = false;
     }
   }
-  if (!direct) return resample_by_taps(c, r, out, sc, length);
+  if (!direct) return resample_by_taps(c, r, out, g.scale, g.length);
   c.set_out(0, c.add(OpKind::kResample2d, {c.operand(0)}, a));
 }
 
@@ -242,9 +333,27 @@ void lower_resize(const NodeCtx& c) {
   r.cubic_a = c.attr_f("cubic_coeff_a", -0.75f);
   r.exclude_outside = c.attr_i("exclude_outside", 0) != 0;
   r.extrapolation = c.attr_f("extrapolation_value", 0.f);
-  if (c.attr_i("antialias", 0) != 0) c.unsupported("antialias");
-  if (c.has_attr("axes")) c.unsupported("the axes attribute (opset 18)");
-  if (c.attr_s("keep_aspect_ratio_policy", "stretch") != "stretch") c.unsupported("keep_aspect_ratio_policy");
+  const int64_t antialias = c.attr_i("antialias", 0);
+  if (antialias != 0 && antialias != 1) c.invalid("antialias must be 0 or 1");
+  // ONNX: antialiasing is for the linear and cubic modes (its reference and ONNX Runtime refuse
+  // it for nearest).
+  if (antialias == 1 && r.mode == "nearest") c.invalid("antialias applies to the linear and cubic modes, not nearest");
+  r.antialias = antialias == 1;
+  const std::string policy = c.attr_s("keep_aspect_ratio_policy", "stretch");
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller")
+    c.invalid("unknown keep_aspect_ratio_policy \"" + policy + "\"");
+  // The axes scales, sizes and roi give values for (opset 18): all of them when absent.
+  const size_t rank = c.rank(0);
+  std::vector<uint32_t> axes;
+  if (c.has_attr("axes")) {
+    for (int64_t a : c.attr_ints("axes")) {
+      const uint32_t axis = c.axis(a, rank, "axes");
+      if (std::find(axes.begin(), axes.end(), axis) != axes.end()) c.invalid("axes names an axis twice");
+      axes.push_back(axis);
+    }
+  } else {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(uint32_t(i));
+  }
   std::vector<double> scales;
   std::vector<int64_t> sizes;
   if (c.opset < 11) {
@@ -254,13 +363,31 @@ void lower_resize(const NodeCtx& c) {
     if (c.has_input(3)) sizes = c.const_ints(3, "sizes");
     if (!sizes.empty()) scales.clear();
   }
-  if (!sizes.empty() ? sizes.size() != c.rank(0) : scales.size() != c.rank(0))
-    c.invalid("scales or sizes must have one value per axis");
-  if (r.coord == "tf_crop_and_resize") {
-    r.roi = c.const_doubles(1, "roi");
-    if (r.roi.size() != 2 * c.rank(0)) c.invalid("roi must have two values per axis");
+  if (!sizes.empty() ? sizes.size() != axes.size() : scales.size() != axes.size())
+    c.invalid("scales or sizes must have one value per axis" + std::string(c.has_attr("axes") ? " of axes" : ""));
+  // One value per axis of the input: the others keep their size (scale 1, roi [0, 1]).
+  const Shape& in = c.desc(0).shape;
+  std::vector<double> all_scales;
+  std::vector<int64_t> all_sizes;
+  if (sizes.empty()) all_scales.assign(rank, 1.0);
+  if (!sizes.empty()) all_sizes.assign(in.begin(), in.end());
+  for (size_t i = 0; i < axes.size(); ++i) {
+    if (sizes.empty())
+      all_scales[axes[i]] = scales[i];
+    else
+      all_sizes[axes[i]] = sizes[i];
   }
-  resample(c, r, scales, sizes);
+  if (r.coord == "tf_crop_and_resize") {
+    const std::vector<double> roi = c.const_doubles(1, "roi");
+    if (roi.size() != 2 * axes.size()) c.invalid("roi must have two values per axis");
+    r.roi.assign(rank, 0.0);
+    r.roi.resize(2 * rank, 1.0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+      r.roi[axes[i]] = roi[i];
+      r.roi[rank + axes[i]] = roi[axes.size() + i];
+    }
+  }
+  resample(c, r, resize_geometry(c, all_scales, all_sizes, policy, axes));
 }
 
 void lower_upsample(const NodeCtx& c) {
@@ -277,7 +404,7 @@ void lower_upsample(const NodeCtx& c) {
   if (r.mode != "nearest" && r.mode != "linear") c.invalid("unknown mode \"" + mode + "\"");
   r.coord = "asymmetric";
   r.nearest = "floor";
-  resample(c, r, scales, {});
+  resample(c, r, resize_geometry(c, scales, {}));
 }
 
 // ---- GridSample ----
