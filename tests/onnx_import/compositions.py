@@ -12,7 +12,10 @@
   count_include_pad, LpPool, and the global pools of 5-D inputs, against float64 loops over the
   window written here; largest |difference| at most 1e-5 x largest |value|.
 - Det (cofactor expansion) of 1x1 to 4x4 matrices, batched and not, against numpy's float64 det
-  (same bound); a 5x5 Det is a NotSupportedError.
+  (same bound); by elimination with partial pivoting, 5x5 to 32x32 batched and not, and six 6x6
+  matrices that need pivoting or have a zero pivot (a zero column, equal rows, a permutation,
+  off-diagonal pivots, a det of ~1e18), largest |difference| at most 1e-4 x largest |value|; a
+  257x257 Det is a NotSupportedError.
 - GridSample: bilinear, nearest and bicubic, with zeros, border and reflection padding, with and
   without align_corners, a batch of 2 and grid points well outside [-1, 1] (and points exactly at
   the halves nearest rounds to even), against a float64 per-point sampler written here from the
@@ -334,10 +337,33 @@ def global_pool_case(rng, op, x_shape):
     return single_node_model(node, x.shape, {}), {"X": x}, {"Y": y.reshape(x_shape[:2] + (1,) * (len(x_shape) - 2))}
 
 
-def det_case(rng, shape):
-    x = rng.standard_normal(shape).astype(np.float32)
+def det_case(rng, shape, x=None):
+    x = rng.standard_normal(shape).astype(np.float32) if x is None else x.astype(np.float32)
     node = helper.make_node("Det", ["X"], ["Y"])
     return single_node_model(node, x.shape, {}), {"X": x}, {"Y": np.linalg.det(x.astype(np.float64))}
+
+
+def det_special_cases(rng):
+    """6x6 matrices that test the elimination's pivoting and its zero pivots, each a case of its own
+    (the bound is relative to each one's determinant): a zero column (0 exactly), a permutation with
+    zeros on the diagonal (-1 exactly: every step swaps), a random matrix batched with one whose
+    two rows are equal (det ~0), one whose largest entries sit off the diagonal, and one scaled by
+    1000 (det ~1e18)."""
+    zero_column = rng.standard_normal((6, 6))
+    zero_column[:, 3] = 0
+    permutation = np.eye(6)[[2, 0, 1, 3, 5, 4]]
+    equal_rows = rng.standard_normal((2, 6, 6))
+    equal_rows[1][4] = equal_rows[1][1]
+    off_diagonal = rng.standard_normal((6, 6)) * 0.01 + np.eye(6)[::-1] * 5
+
+    def exact(name, x, want):
+        model, feeds, _ = det_case(rng, None, x)
+        return (name, (model, feeds, {"Y": np.array(want, np.float32)}), True)
+    return [exact("Det 6x6 with a zero column: 0", zero_column, 0.0),
+            exact("Det 6x6 permutation, zeros on the diagonal: -1", permutation, -1.0),
+            ("Det 6x6 random and one with two equal rows", det_case(rng, None, equal_rows), 1e-4),
+            ("Det 6x6 with its largest entries off the diagonal", det_case(rng, None, off_diagonal), 1e-4),
+            ("Det 6x6 scaled by 1000 (~1e18)", det_case(rng, None, rng.standard_normal((6, 6)) * 1000), 1e-4)]
 
 
 def grid_reflect(v, lo, hi):
@@ -767,6 +793,9 @@ def main():
         cases.append((f"{op} 5-D", global_pool_case(rng, op, (2, 3, 4, 3, 5)), False))
     for shape in ((3, 1, 1), (4, 2, 2), (2, 3, 3, 3), (5, 4, 4), (4, 4)):
         cases.append((f"Det {shape}", det_case(rng, shape), False))
+    for shape in ((5, 5), (3, 6, 6), (2, 2, 8, 8), (16, 16), (2, 32, 32)):
+        cases.append((f"Det {shape} (elimination)", det_case(rng, shape), 1e-4))
+    cases += det_special_cases(rng)
     for mode in ("bilinear", "nearest", "bicubic"):
         for padding in ("zeros", "border", "reflection"):
             for align in (False, True):
@@ -872,7 +901,7 @@ def main():
         [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)]), opset_imports=[helper.make_opsetid("", 20)])
     grid_3d.ir_version = 9
     # What cannot be lowered is refused: (name, model, feeds, a part of the expected error).
-    refused = [("Det 5x5", *det_case(rng, (5, 5))[:2], "NotSupportedError"),
+    refused = [("Det 257x257", *det_case(rng, (257, 257))[:2], "up to 256x256"),
                ("Resize antialias nearest", *resize_case(rng, (1, 1, 4, 4), "nearest", "half_pixel",
                                                           scales=[1, 1, 0.5, 0.5], antialias=1, opset=19)[:2],
                 "antialias applies to the linear and cubic modes"),

@@ -26,23 +26,24 @@ void lower_gemm(const NodeCtx& c) {
 
 void lower_matmul(const NodeCtx& c) { c.set_out(0, matmul_of(c, c.operand(0), c.operand(1))); }
 
-// Det (WebNN has no determinant) of matrices up to 4×4 by cofactor expansion along the first row:
+// Det (WebNN has no determinant) of matrices up to 4×4 by cofactor expansion along the first row
+// (larger ones: det_by_elimination):
 // the n² elements are slices of the (batch, n²) view, and each minor (the rows below `row`, the
 // columns `cols`) is built once. n = 4 takes 16 slices and about 50 elementwise ops on
 // batch-sized tensors. The float arithmetic of the expansion: an error of a few units in the
 // last place of the sum of |products| (the permanent of |A|), as any float method of this type
 // has on a nearly singular matrix.
+void det_by_elimination(const NodeCtx& c, const Shape& batch, uint32_t count, uint32_t n);
+
 void lower_det(const NodeCtx& c) {
   size_t r = c.rank(0);
   if (r < 2) c.invalid("the input must have rank 2 or more, rank " + std::to_string(r));
   const Shape xs = c.desc(0).shape;
   const uint32_t n = xs[r - 1];
   if (xs[r - 2] != n) c.invalid("the matrices must be square");
-  if (n > 4)
-    c.unsupported("WebNN has no determinant, and the importer expands cofactors of matrices up to 4x4 only, not " +
-                  std::to_string(n) + "x" + std::to_string(n));
   Shape batch(xs.begin(), xs.end() - 2);
   const uint32_t count = uint32_t(count_of(batch));
+  if (n > 4) return det_by_elimination(c, batch, count, n);
   OperandId flat = c.reshape(c.operand(0), {count, n * n});
   std::vector<OperandId> e;
   for (uint32_t i = 0; i < n * n; ++i) e.push_back(slice_axis(c, flat, 1, i, 1));
@@ -64,6 +65,54 @@ void lower_det(const NodeCtx& c) {
   std::vector<uint32_t> all(n);
   std::iota(all.begin(), all.end(), 0u);
   c.set_out(0, c.reshape(det(0, all), batch));
+}
+
+// The largest matrix Det eliminates: each of its n - 1 steps is about twenty operations.
+constexpr uint32_t kMaxDetOrder = 256;
+
+// Det of matrices above 4×4 by Gaussian elimination with partial pivoting, unrolled over the
+// n - 1 columns and batched over the matrices (as LAPACK's getrf and ONNX Runtime's Eigen LU
+// compute it): step k takes the trailing (n - k)² block B, finds its pivot row p (argMax of
+// |B[:, 0]|, the first of equal ones), swaps rows 0 and p (gatherElements with the permuted row
+// indices; the sign flips when p is not 0), multiplies the determinant by the pivot, and
+// eliminates: B' = B[1:, 1:] - (B[1:, 0] / pivot) ⊗ B[0, 1:]. A zero pivot (a zero column) divides
+// by 1 instead, and the determinant is 0. float16 is computed in float32.
+void det_by_elimination(const NodeCtx& c, const Shape& batch, uint32_t count, uint32_t n) {
+  if (n > kMaxDetOrder)
+    c.unsupported("Det of " + std::to_string(n) + "x" + std::to_string(n) +
+                  " matrices (the importer eliminates up to " + std::to_string(kMaxDetOrder) + "x" +
+                  std::to_string(kMaxDetOrder) + ")");
+  const DataType type = c.type(0);
+  if (type != DataType::kFloat32 && type != DataType::kFloat16)
+    c.unsupported("Det of a " + onnx_type_name(onnx_type(type)) + " input (the importer eliminates float matrices)");
+  auto f = [&](double v) { return c.scalar(DataType::kFloat32, v, 3); };
+  OperandId b = c.cast(c.reshape(c.operand(0), {count, n, n}), DataType::kFloat32);
+  OperandId det = f(1), sign = f(1);
+  for (uint32_t k = 0; k + 1 < n; ++k) {
+    const uint32_t m = n - k;
+    const OperandId column = c.reshape(c.add(OpKind::kAbs, {slice_axis(c, b, 2, 0, 1)}), {count, m});
+    const OperandId p =
+        c.reshape(c.add(OpKind::kArgMax, {column}, ArgMinMaxAttrs{1, false, DataType::kInt32}), {count, 1});
+    // Row i of the swapped block is row idx[i]: p for 0, 0 for p, i otherwise.
+    const OperandId rows = c.iota(DataType::kInt32, 2, 1, m, "Det's row indices");
+    const OperandId zero = c.scalar(DataType::kInt32, 0, 2);
+    const OperandId idx =
+        c.add(OpKind::kWhere, {c.add(OpKind::kEqual, {rows, zero}), p,
+                               c.add(OpKind::kWhere, {c.add(OpKind::kEqual, {rows, p}), zero, rows})});
+    b = c.add(OpKind::kGatherElements,
+              {b, c.add(OpKind::kExpand, {c.reshape(idx, {count, m, 1})}, ExpandAttrs{{count, m, m}})}, GatherAttrs{1});
+    const OperandId swapped = c.reshape(c.add(OpKind::kNotEqual, {p, zero}), {count, 1, 1});
+    sign = c.add(OpKind::kWhere, {swapped, c.add(OpKind::kNeg, {sign}), sign});
+    const OperandId pivot = slice_axis(c, slice_axis(c, b, 1, 0, 1), 2, 0, 1);  // [count, 1, 1]
+    det = c.add(OpKind::kMul, {det, pivot});
+    const OperandId safe = c.add(OpKind::kWhere, {c.add(OpKind::kEqual, {pivot, f(0)}), f(1), pivot});
+    const OperandId factors = c.add(OpKind::kDiv, {slice_axis(c, slice_axis(c, b, 1, 1, m - 1), 2, 0, 1), safe});
+    const OperandId top = slice_axis(c, slice_axis(c, b, 1, 0, 1), 2, 1, m - 1);
+    const OperandId rest = slice_axis(c, slice_axis(c, b, 1, 1, m - 1), 2, 1, m - 1);
+    b = c.add(OpKind::kSub, {rest, c.add(OpKind::kMul, {factors, top})});
+  }
+  det = c.add(OpKind::kMul, {c.add(OpKind::kMul, {det, b}), sign});
+  c.set_out(0, c.cast(c.reshape(det, batch), type));
 }
 
 // Einsum of two operands with no contracted label ("i,j->ij", "bi,bj->bij", "bhi,bj->bhij"): each
