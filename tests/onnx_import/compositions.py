@@ -28,9 +28,9 @@
 - Atan, Asin and Acos (range reduction and a Taylor series): 60,000 inputs each over the
   domain, ±0, ±1, ±∞, NaN and values outside [−1, 1]; at most 4 ULP from numpy's float64
   functions (3.4 measured) and NaN exactly where numpy has it.
-- MaxPool's Indices output (2-D): pads, strides, dilations, ceil_mode, storage_order 0 and 1, a
-  batch of 2 with 3 channels, ties (small integers; the first in the window's scan order wins)
-  and a NaN (its index); exactly, against loops over the windows.
+- MaxPool's Indices output (1-D, 2-D and 3-D): pads, strides, dilations, ceil_mode, storage_order
+  0 and 1, a batch of 2 with 3 channels, ties (small integers; the first in the window's scan
+  order wins) and a NaN (its index); exactly, against loops over the windows.
 - TfIdfVectorizer: TF, IDF and TFIDF with weights, gram lengths 1 to 3, skips up to 2, a
   minimum length above 1 with unigrams in the pool, 1-D and 2-D, int32 and int64 tokens;
   exactly, against counting written here from the operator's definition.
@@ -49,6 +49,7 @@
 Each model is built with the onnx Python package, run by `webnn run model.onnx` on the given
 backend. Usage: compositions.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
+import itertools
 import os
 import subprocess
 import sys
@@ -665,40 +666,47 @@ def ulp_errors(got, want):
     return f"{ulp.max():.2f} ULP" if ulp.max() > 4 else ""
 
 
-def max_pool_indices_case(rng, x_shape, kernel, strides, pads, dilations=(1, 1), ceil_mode=0, storage_order=0,
+def max_pool_indices_case(rng, x_shape, kernel, strides, pads, dilations=None, ceil_mode=0, storage_order=0,
                           nan=False):
+    """MaxPool with its Indices output over 1, 2 or 3 spatial axes, against loops over each window:
+    the first maximum in the window's scan order (the last axis fastest), or the first NaN; the
+    flat index numbers positions with the last spatial axis fastest, or the first with
+    storage_order 1."""
     x = rng.integers(-4, 5, x_shape).astype(np.float32)  # small integers: windows with ties
+    dims = len(kernel)
+    dilations = dilations or (1,) * dims
     if nan:
-        x[1, 2, 1, 1] = np.nan
-    n, ch, h, w = x_shape
+        x[(1, 2) + (1,) * dims] = np.nan
+    n, ch, spatial = x_shape[0], x_shape[1], x_shape[2:]
     out = []
-    for i in range(2):
-        size = (h, w)[i] + pads[i] + pads[i + 2] - ((kernel[i] - 1) * dilations[i] + 1)
+    for i in range(dims):
+        size = spatial[i] + pads[i] + pads[i + dims] - ((kernel[i] - 1) * dilations[i] + 1)
         o = (-(-size // strides[i]) if ceil_mode else size // strides[i]) + 1
-        if ceil_mode and (o - 1) * strides[i] >= (h, w)[i] + pads[i]:
+        if ceil_mode and (o - 1) * strides[i] >= spatial[i] + pads[i]:
             o -= 1
         out.append(o)
-    want_y = np.full((n, ch, out[0], out[1]), -np.inf)
-    want_i = np.zeros((n, ch, out[0], out[1]), np.int64)
+    want_y = np.full((n, ch) + tuple(out), -np.inf)
+    want_i = np.zeros((n, ch) + tuple(out), np.int64)
+    image = int(np.prod(spatial))
     for b in range(n):
         for c in range(ch):
-            for oy in range(out[0]):
-                for ox in range(out[1]):
-                    best, where_ = -np.inf, -1
-                    for ky in range(kernel[0]):
-                        for kx in range(kernel[1]):
-                            iy = oy * strides[0] - pads[0] + ky * dilations[0]
-                            ix = ox * strides[1] - pads[1] + kx * dilations[1]
-                            if not (0 <= iy < h and 0 <= ix < w):
-                                continue
-                            v = x[b, c, iy, ix]
-                            if np.isnan(best):
-                                continue
-                            if np.isnan(v) or v > best or where_ < 0:
-                                best = v
-                                where_ = (ix * h + iy) if storage_order else (iy * w + ix)
-                    want_y[b, c, oy, ox] = best
-                    want_i[b, c, oy, ox] = (b * ch + c) * h * w + where_
+            for o in itertools.product(*(range(v) for v in out)):
+                best, where_ = -np.inf, -1
+                for k in itertools.product(*(range(v) for v in kernel)):
+                    at = [o[i] * strides[i] - pads[i] + k[i] * dilations[i] for i in range(dims)]
+                    if not all(0 <= at[i] < spatial[i] for i in range(dims)):
+                        continue
+                    v = x[(b, c) + tuple(at)]
+                    if np.isnan(best):
+                        continue
+                    if np.isnan(v) or v > best or where_ < 0:
+                        best = v
+                        order = range(dims - 1, -1, -1) if storage_order else range(dims)
+                        where_ = 0
+                        for i in order:
+                            where_ = where_ * spatial[i] + at[i]
+                want_y[(b, c) + o] = best
+                want_i[(b, c) + o] = (b * ch + c) * image + where_
     node = helper.make_node("MaxPool", ["X"], ["Y", "I"], kernel_shape=list(kernel), strides=list(strides),
                             pads=list(pads), dilations=list(dilations), ceil_mode=ceil_mode,
                             storage_order=storage_order)
@@ -822,6 +830,15 @@ def main():
             rng, (2, 3, 6, 7), (3, 3), (2, 2), (1, 1, 1, 0), nan=True), True),
         ("MaxPool Indices: dilations, ceil_mode, storage_order 1", max_pool_indices_case(
             rng, (2, 3, 7, 6), (2, 3), (2, 1), (0, 1, 1, 1), dilations=(2, 1), ceil_mode=1, storage_order=1), True),
+        ("MaxPool Indices 1-D: pads, stride 2, ties, NaN", max_pool_indices_case(
+            rng, (2, 3, 11), (3,), (2,), (1, 1), nan=True), True),
+        ("MaxPool Indices 1-D: dilation 2, ceil_mode", max_pool_indices_case(
+            rng, (1, 2, 10), (2,), (3,), (0, 1), dilations=(2,), ceil_mode=1), True),
+        ("MaxPool Indices 3-D: pads, strides, ties, NaN", max_pool_indices_case(
+            rng, (2, 3, 4, 5, 6), (2, 3, 2), (2, 1, 2), (1, 0, 1, 0, 1, 1), nan=True), True),
+        ("MaxPool Indices 3-D: dilations, ceil_mode, storage_order 1", max_pool_indices_case(
+            rng, (1, 2, 5, 4, 6), (2, 2, 3), (1, 2, 2), (0, 1, 1, 1, 0, 0), dilations=(2, 1, 1), ceil_mode=1,
+            storage_order=1), True),
     ]
     cases += [
         ("ScatterElements add, axis 1, an element hit three times, negative indices", scatter_reduction_case(

@@ -28,66 +28,95 @@ OperandId pool2d(const NodeCtx& c, OpKind kind, OperandId x, const std::vector<u
 
 constexpr uint64_t kMaxIndexWindow = uint64_t{1} << 12;
 
-// MaxPool's Indices output of a 2-D pool (WebNN's maxPool2d has none): the flat index in the input
-// of each window's maximum, the first in the window's scan order (rows, then columns) when several
-// are equal, as ONNX Runtime takes it, or the first NaN (whose window's maximum is NaN);
-// `storage_order` 1 numbers the spatial positions column by column. The window offsets are visited last to first: each
-// strided `slice` of the input padded with −∞ is compared with the pooled output y, and `where` keeps the offset's
-// index (a strided slice of a constant index image, −1 in the padding) where they are equal, so the first offset that
-// holds the maximum wins. The batch and channel offsets of the flat index are added last. Cost: per window offset two
-// strided slices, `equal`, `isNaN`, `logicalOr` and `where` of the output's size.
+// MaxPool's Indices output of a 1-D, 2-D or 3-D pool (WebNN's maxPool2d has none): the flat
+// index in the input of each window's maximum, the first in the window's scan order (the last
+// spatial axis fastest) when several are equal, as ONNX Runtime takes it, or the first NaN (whose
+// window's maximum is NaN). `storage_order` 1 numbers the spatial positions with the first spatial
+// axis fastest (column by column in 2-D). The window offsets are visited last to first: each
+// strided `slice` of the input padded with −∞ is compared with the pooled output y (of x's rank),
+// and `where` keeps the offset's index (a strided slice of a constant index image, −1 in the
+// padding) where they are equal, so the first offset that holds the maximum wins. The batch and
+// channel offsets of the flat index are added last. Cost: per window offset two strided slices,
+// `equal`, `isNaN`, `logicalOr` and `where` of the output's size.
 OperandId max_pool_indices(const NodeCtx& c, OperandId x, OperandId y, const std::vector<int64_t>& kernel,
                            const Window& w, const std::vector<int64_t>& out_sizes, bool column_major) {
   const Shape xs = c.desc_of(x).shape;
-  const uint32_t n = xs[0], ch = xs[1], h = xs[2], wd = xs[3];
-  const uint32_t oh = uint32_t(out_sizes[0]), ow = uint32_t(out_sizes[1]);
+  const size_t dims = kernel.size(), rank = dims + 2;
+  const uint32_t n = xs[0], ch = xs[1];
+  uint64_t window = 1;
+  for (int64_t k : kernel) window *= uint64_t(k);
   // Five operations per window offset.
-  if (uint64_t(kernel[0]) * uint64_t(kernel[1]) > kMaxIndexWindow)
+  if (window > kMaxIndexWindow)
     c.unsupported("MaxPool's Indices of a window of more than " + std::to_string(kMaxIndexWindow) + " elements");
   // Padding that covers every window, ceil_mode's last ones included.
-  std::vector<uint32_t> end(2);
-  const uint32_t in[2] = {h, wd};
-  for (size_t i = 0; i < 2; ++i) {
+  std::vector<uint32_t> in(dims), padded(dims), end(dims);
+  uint64_t positions = 1, image = 1;
+  for (size_t i = 0; i < dims; ++i) {
+    in[i] = xs[2 + i];
     const int64_t covered = (out_sizes[i] - 1) * w.strides[i] + (kernel[i] - 1) * w.dilations[i] + 1;
     end[i] = uint32_t(std::max<int64_t>(w.end[i], covered - in[i] - w.begin[i]));
+    const uint64_t length = uint64_t(in[i]) + uint64_t(w.begin[i]) + end[i];
+    positions *= length;
+    image *= in[i];
+    if (positions > kMaxFoldElements * 256)
+      c.unsupported("MaxPool's Indices of a padded input of more than " + std::to_string(kMaxFoldElements * 256) +
+                    " positions (the importer builds its index image for up to that many)");
+    padded[i] = uint32_t(length);
   }
-  const uint64_t padded_h = uint64_t(h) + uint64_t(w.begin[0]) + end[0];
-  const uint64_t padded_w = uint64_t(wd) + uint64_t(w.begin[1]) + end[1];
-  if (padded_h * padded_w > kMaxFoldElements * 256)
-    c.unsupported("MaxPool's Indices of a padded image of " + std::to_string(padded_h * padded_w) +
-                  " positions (the importer builds its index image for up to " +
-                  std::to_string(kMaxFoldElements * 256) + ")");
-  const uint32_t ph = uint32_t(padded_h), pw = uint32_t(padded_w);
   PadAttrs p;
-  p.beginning_padding = {0, 0, uint32_t(w.begin[0]), uint32_t(w.begin[1])};
-  p.ending_padding = {0, 0, end[0], end[1]};
-  p.value = -std::numeric_limits<double>::infinity();
-  const OperandId padded = c.add(OpKind::kPad, {x}, p);
-  // Each padded position's index in the unpadded image, -1 in the padding.
-  const OperandId index_image =
-      c.int_table({DataType::kInt64, {1, 1, ph, pw}}, "the index image", [&](uint64_t e) -> int64_t {
-        const int64_t i = int64_t(e / pw) - int64_t(w.begin[0]), j = int64_t(e % pw) - int64_t(w.begin[1]);
-        if (i < 0 || j < 0 || i >= int64_t(h) || j >= int64_t(wd)) return -1;
-        return column_major ? j * h + i : i * wd + j;
-      });
-  std::optional<OperandId> result;
-  const std::vector<uint32_t> strides{1, 1, uint32_t(w.strides[0]), uint32_t(w.strides[1])};
-  for (int64_t kh = kernel[0] - 1; kh >= 0; --kh) {
-    for (int64_t kw = kernel[1] - 1; kw >= 0; --kw) {
-      const uint32_t top = uint32_t(kh * w.dilations[0]), left = uint32_t(kw * w.dilations[1]);
-      const uint32_t rows = (oh - 1) * uint32_t(w.strides[0]) + 1, cols = (ow - 1) * uint32_t(w.strides[1]) + 1;
-      const OperandId value =
-          c.add(OpKind::kSlice, {padded}, SliceAttrs{{0, 0, top, left}, {n, ch, rows, cols}, strides});
-      const OperandId index =
-          c.add(OpKind::kSlice, {index_image}, SliceAttrs{{0, 0, top, left}, {1, 1, rows, cols}, strides});
-      // A NaN in the window makes the maximum NaN (the pools propagate it): its index is the NaN's.
-      const OperandId equal =
-          c.add(OpKind::kLogicalOr, {c.add(OpKind::kEqual, {value, y}), c.add(OpKind::kIsNaN, {value})});
-      result = c.add(OpKind::kWhere, {equal, index, result ? *result : c.scalar(DataType::kInt64, -1, 4)});
-    }
+  p.beginning_padding = {0, 0};
+  p.ending_padding = {0, 0};
+  for (size_t i = 0; i < dims; ++i) {
+    p.beginning_padding.push_back(uint32_t(w.begin[i]));
+    p.ending_padding.push_back(end[i]);
   }
-  const OperandId base = c.int_table({DataType::kInt64, {n, ch, 1, 1}}, "the offsets of the images",
-                                     [&](uint64_t k) { return int64_t(k) * h * wd; });
+  p.value = -std::numeric_limits<double>::infinity();
+  const OperandId padded_x = c.add(OpKind::kPad, {x}, p);
+  // Each padded position's index in the unpadded input, -1 in the padding.
+  Shape image_shape{1, 1};
+  image_shape.insert(image_shape.end(), padded.begin(), padded.end());
+  const OperandId index_image =
+      c.int_table({DataType::kInt64, image_shape}, "the index image", [&](uint64_t e) -> int64_t {
+        std::vector<int64_t> at(dims);
+        for (size_t i = dims; i-- > 0;) {
+          at[i] = int64_t(e % padded[i]) - int64_t(w.begin[i]);
+          e /= padded[i];
+          if (at[i] < 0 || at[i] >= int64_t(in[i])) return -1;
+        }
+        int64_t index = 0;
+        if (column_major)
+          for (size_t i = dims; i-- > 0;) index = index * in[i] + at[i];
+        else
+          for (size_t i = 0; i < dims; ++i) index = index * in[i] + at[i];
+        return index;
+      });
+  std::vector<uint32_t> strides{1, 1}, span{n, ch}, image_span{1, 1};
+  for (size_t i = 0; i < dims; ++i) {
+    strides.push_back(uint32_t(w.strides[i]));
+    const uint32_t length = uint32_t(out_sizes[i] - 1) * uint32_t(w.strides[i]) + 1;
+    span.push_back(length);
+    image_span.push_back(length);
+  }
+  std::optional<OperandId> result;
+  for (uint64_t k = window; k-- > 0;) {  // offsets last to first, the last spatial axis fastest
+    std::vector<uint32_t> starts(rank, 0);
+    uint64_t rest = k;
+    for (size_t i = dims; i-- > 0;) {
+      starts[2 + i] = uint32_t(int64_t(rest % uint64_t(kernel[i])) * w.dilations[i]);
+      rest /= uint64_t(kernel[i]);
+    }
+    const OperandId value = c.add(OpKind::kSlice, {padded_x}, SliceAttrs{starts, span, strides});
+    const OperandId index = c.add(OpKind::kSlice, {index_image}, SliceAttrs{starts, image_span, strides});
+    // A NaN in the window makes the maximum NaN (the pools propagate it): its index is the NaN's.
+    const OperandId equal =
+        c.add(OpKind::kLogicalOr, {c.add(OpKind::kEqual, {value, y}), c.add(OpKind::kIsNaN, {value})});
+    result = c.add(OpKind::kWhere, {equal, index, result ? *result : c.scalar(DataType::kInt64, -1, rank)});
+  }
+  Shape base_shape(rank, 1);
+  base_shape[0] = n;
+  base_shape[1] = ch;
+  const OperandId base = c.int_table({DataType::kInt64, base_shape}, "the offsets of the images",
+                                     [&](uint64_t k) { return int64_t(k * image); });
   return c.add(OpKind::kAdd, {*result, base});
 }
 
@@ -102,9 +131,7 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
   size_t r = c.rank(0);
   if (r < 3 || r > 5)
     c.unsupported("WebNN has 2-D pooling, from which 1-D and 3-D pools are built; input rank " + std::to_string(r));
-  if (c.wants_output(1) && (kind != OpKind::kMaxPool2d || r != 4))
-    c.unsupported("MaxPool's Indices output of a rank-" + std::to_string(r) +
-                  " input (the importer computes it in 2-D)");
+  if (c.wants_output(1) && kind != OpKind::kMaxPool2d) c.invalid("only MaxPool has an Indices output");
   if (kind == OpKind::kL2Pool2d && c.attr_i("p", 2) != 2)
     c.unsupported("WebNN has only the p = 2 Lp pool (l2Pool2d), p = " + std::to_string(c.attr_i("p", 2)));
   OperandId x = c.operand(0);
@@ -148,7 +175,11 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
     OperandId y =
         pool2d(c, kind, to_4d(c, x), {1, uint32_t(kernel[0])}, {0, 0, uint32_t(w.begin[0]), uint32_t(w.end[0])},
                {1, uint32_t(w.strides[0])}, {1, uint32_t(w.dilations[0])}, {1, uint32_t(out_sizes[0])});
-    return c.set_out(0, c.reshape(y, {xs[0], xs[1], uint32_t(out_sizes[0])}));
+    y = c.reshape(y, {xs[0], xs[1], uint32_t(out_sizes[0])});
+    c.set_out(0, y);
+    if (c.wants_output(1))
+      c.set_out(1, max_pool_indices(c, x, y, kernel, w, out_sizes, c.attr_i("storage_order", 0) != 0));
+    return;
   }
   const std::vector<uint32_t> window_hw = last_2d(kernel), padding_hw = padding_2d(w.begin, w.end);
   if (n == 2) {
@@ -164,7 +195,10 @@ void lower_pool(const NodeCtx& c, OpKind kind) {
   y = c.reshape(y, {xs[0], xs[1], uint32_t(in[0]), out_h * out_w});
   y = pool2d(c, kind, y, {uint32_t(kernel[0]), 1}, {uint32_t(w.begin[0]), uint32_t(w.end[0]), 0, 0},
              {uint32_t(w.strides[0]), 1}, {uint32_t(w.dilations[0]), 1}, {out_d, out_h * out_w});
-  c.set_out(0, c.reshape(y, {xs[0], xs[1], out_d, out_h, out_w}));
+  y = c.reshape(y, {xs[0], xs[1], out_d, out_h, out_w});
+  c.set_out(0, y);
+  if (c.wants_output(1))
+    c.set_out(1, max_pool_indices(c, x, y, kernel, w, out_sizes, c.attr_i("storage_order", 0) != 0));
 }
 
 void lower_max_pool(const NodeCtx& c) { lower_pool(c, OpKind::kMaxPool2d); }
