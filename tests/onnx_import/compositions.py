@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 """The ONNX import's compositions beyond what the backend test suite covers, against numpy.
 
-- RNN (unrolled): forward, reverse and bidirectional, layout 0 and 1, clip, each activation, an
-  initial state and biases, against a float64 recurrence written here; largest |difference| at
-  most 1e-5 x largest |value|.
+- RNN (unrolled): forward, reverse and bidirectional, layout 0 and 1, clip, every ONNX recurrent
+  activation (Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign and
+  Softplus too, with activation_alpha/beta given and defaulted, one per direction), an initial
+  state and biases, against a float64 recurrence written here; largest |difference| at most
+  1e-5 x largest |value|.
 - Integer Mod: int8, int32 and int64 with every sign combination and the edges (INT_MIN mod -1,
   INT_MAX, INT_MIN mod INT_MIN), fmod 0 against numpy's mod (the divisor's sign) and fmod 1
   against numpy's fmod (the dividend's sign), exactly; uint8 and uint64 likewise.
@@ -136,7 +138,38 @@ def check_cases(cli, work, backend, cases):
     return failed
 
 
-def rnn_case(rng, direction, layout, clip, activation):
+def recurrent_functions(names, alphas=(), betas=()):
+    """numpy functions for ONNX's recurrent activations, written from their operators' formulas.
+    activation_alpha and activation_beta are consumed in order by the activations that take such a
+    parameter (ONNX Runtime's reading of "in the order of activation functions"); one not given
+    is the ONNX operator's default."""
+    alphas, betas = list(alphas), list(betas)
+    takes = {"leakyrelu": (0.01, None), "thresholdedrelu": (1.0, None), "elu": (1.0, None),
+             "hardsigmoid": (0.2, 0.5), "affine": (1.0, 0.0), "scaledtanh": (None, None)}
+    fns = []
+    for name in names:
+        n = name.lower()
+        alpha = beta = None
+        if n in takes:
+            alpha = alphas.pop(0) if alphas else takes[n][0]
+            if n in ("hardsigmoid", "affine", "scaledtanh"):
+                beta = betas.pop(0) if betas else takes[n][1]
+        fns.append({
+            "tanh": np.tanh, "relu": lambda v: np.maximum(v, 0), "sigmoid": lambda v: 1 / (1 + np.exp(-v)),
+            "affine": lambda v, a=alpha, b=beta: a * v + b,
+            "leakyrelu": lambda v, a=alpha: np.where(v >= 0, v, a * v),
+            "thresholdedrelu": lambda v, a=alpha: np.where(v > a, v, 0.0),
+            "scaledtanh": lambda v, a=alpha, b=beta: a * np.tanh(b * v),
+            "hardsigmoid": lambda v, a=alpha, b=beta: np.clip(a * v + b, 0, 1),
+            "elu": lambda v, a=alpha: np.where(v >= 0, v, a * (np.exp(v) - 1)),
+            "softsign": lambda v: v / (1 + np.abs(v)), "softplus": lambda v: np.log1p(np.exp(v)),
+        }.get(n))  # None for a name ONNX does not have (a case the import must refuse)
+    return fns
+
+
+def rnn_case(rng, direction, layout, clip, activation, alphas=(), betas=()):
+    """An RNN node and its float64 recurrence; `activation` names one activation, or a list of
+    one per direction."""
     steps, batch, inputs, hidden = 4, 3, 5, 6
     dirs = 2 if direction == "bidirectional" else 1
     x = rng.standard_normal((batch, steps, inputs) if layout else (steps, batch, inputs)).astype(np.float32)
@@ -144,9 +177,14 @@ def rnn_case(rng, direction, layout, clip, activation):
     r = (rng.standard_normal((dirs, hidden, hidden)) * 0.5).astype(np.float32)
     b = rng.standard_normal((dirs, 2 * hidden)).astype(np.float32)
     h0 = rng.standard_normal((batch, dirs, hidden) if layout else (dirs, batch, hidden)).astype(np.float32)
-    attrs = dict(hidden_size=hidden, direction=direction, layout=layout, activations=[activation] * dirs)
+    names = [activation] * dirs if isinstance(activation, str) else list(activation)
+    attrs = dict(hidden_size=hidden, direction=direction, layout=layout, activations=names)
     if clip is not None:
         attrs["clip"] = clip
+    if alphas:
+        attrs["activation_alpha"] = list(alphas)
+    if betas:
+        attrs["activation_beta"] = list(betas)
     node = helper.make_node("RNN", ["X", "W", "R", "B", "", "h0"], ["Y", "Y_h"], **attrs)
     inits = [numpy_helper.from_array(a, n) for a, n in ((w, "W"), (r, "R"), (b, "B"), (h0, "h0"))]
     graph = helper.make_graph([node], "rnn", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
@@ -157,7 +195,7 @@ def rnn_case(rng, direction, layout, clip, activation):
     # The recurrence in float64, time-major.
     xs = x.astype(np.float64).transpose(1, 0, 2) if layout else x.astype(np.float64)
     hs = h0.astype(np.float64).transpose(1, 0, 2) if layout else h0.astype(np.float64)
-    f = {"Tanh": np.tanh, "Relu": lambda v: np.maximum(v, 0), "Sigmoid": lambda v: 1 / (1 + np.exp(-v))}[activation]
+    fns = recurrent_functions(names, alphas, betas)
     y = np.zeros((steps, dirs, batch, hidden))
     y_h = np.zeros((dirs, batch, hidden))
     for d in range(dirs):
@@ -167,7 +205,7 @@ def rnn_case(rng, direction, layout, clip, activation):
             pre = xs[t] @ w[d].T.astype(np.float64) + h @ r[d].T.astype(np.float64) + b[d, :hidden] + b[d, hidden:]
             if clip is not None:
                 pre = np.clip(pre, -clip, clip)
-            h = f(pre)
+            h = fns[d](pre)
             y[t, d] = h
         y_h[d] = h
     if layout:
@@ -764,6 +802,12 @@ def main():
                                                 ("reverse", 1, 2.0, "Tanh"), ("forward", 1, None, "Sigmoid")]:
         cases.append((f"RNN {direction} layout={layout} clip={clip} {activation}",
                       rnn_case(rng, direction, layout, clip, activation), False))
+    for names, alphas, betas in [("LeakyRelu", (0.2,), ()), ("LeakyRelu", (), ()), ("ThresholdedRelu", (0.1,), ()),
+                                 ("ThresholdedRelu", (), ()), ("Elu", (0.7,), ()), ("Softsign", (), ()),
+                                 ("Softplus", (), ()), ("Affine", (0.5,), (0.1,)), ("ScaledTanh", (1.5, 2.0), (0.5, 0.25)),
+                                 (["HardSigmoid", "Elu"], (0.3, 0.7), (0.4,)), ("HardSigmoid", (), ())]:
+        cases.append((f"RNN bidirectional {names} alpha={list(alphas)} beta={list(betas)}",
+                      rnn_case(rng, "bidirectional", 0, None, names, alphas, betas), False))
     for dtype in (np.int8, np.int32, np.int64, np.uint8, np.uint64):
         for fmod in (0, 1):
             cases.append((f"Mod {np.dtype(dtype).name} fmod={fmod}", mod_case(dtype, fmod), True))

@@ -16,11 +16,14 @@ Expected values are computed here with numpy from the operators' definitions, ne
   orders, lengths 0 to T, lengths as a graph input), GatherND with batch_dims 1 and 2: exactly.
 - GRU and LSTM with layout = 1 (initial states, biases, an LSTM peephole whose output part is
   zero), the unrolled LSTM (an output-gate peephole, peepholes as a graph input, clip,
-  input_forget), the unrolled GRU (clip, linear_before_reset), and RNN, GRU and LSTM with
+  input_forget), the unrolled GRU (clip, linear_before_reset), GRU and LSTM with ONNX's other
+  activations (HardSigmoid, LeakyRelu, Softsign, Elu, with activation_alpha/beta, per direction,
+  lowercase names), and RNN, GRU and LSTM with
   sequence_lens shorter than the steps (lengths 0 to T, known at import or a graph input, every
   direction, with and without initial states), against a float64 recurrence run batch entry by
   batch entry over each one's own steps; largest |difference| at most 1e-5 x largest |value|.
-- Refused: a sequence length above the steps, a 2-D sequence_lens.
+- Refused: a sequence length above the steps, a 2-D sequence_lens, an activation ONNX does not
+  have, more activation_alpha values than the activations take.
 
 Usage: compositions_quantized.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
@@ -33,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
     from onnx import helper, mapping, numpy_helper
-    from compositions import check_refused, run_model
+    from compositions import check_refused, recurrent_functions, run_model
     from shard import shard
 except ImportError as e:  # pragma: no cover - the skip path
     print(f"skipped: {e}")
@@ -254,7 +257,8 @@ def sigmoid(v):
 
 
 def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=None, input_forget=0,
-                   p_input=False, lens_input=False, linear_before_reset=0, initial=True):
+                   p_input=False, lens_input=False, linear_before_reset=0, initial=True, activations=None,
+                   alphas=(), betas=()):
     """A layout-1 RNN, GRU or LSTM node and its expected outputs. The reference runs each batch
     entry's own sequence: steps 0 to length - 1 (reversed for a backward direction) from the
     initial state; Y is zero past the entry's length, and Y_h and Y_c are its last state, or zero
@@ -299,42 +303,52 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=
         attrs["input_forget"] = input_forget
     if linear_before_reset:
         attrs["linear_before_reset"] = linear_before_reset
+    per_direction = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}[op]
+    if activations is not None:
+        attrs["activations"] = activations
+        if alphas:
+            attrs["activation_alpha"] = list(alphas)
+        if betas:
+            attrs["activation_beta"] = list(betas)
+    fns = recurrent_functions(activations or per_direction * dirs, alphas, betas)
     node = helper.make_node(op, inputs_, outputs, **attrs)
     model = model_of(node, feeds, inits, outputs)
     cl = (lambda v: np.clip(v, -clip, clip)) if clip is not None else (lambda v: v)
     y = np.zeros((batch, steps, dirs, hidden))
     y_h = np.zeros((batch, dirs, hidden))
     y_c = np.zeros((batch, dirs, hidden))
-    refused = lens.ndim != 1 or (lens > steps).any()  # a case the import must refuse: no reference
+    refused = lens.ndim != 1 or (lens > steps).any() or None in fns  # the import must refuse it: no reference
     for d in range(0 if refused else dirs):
         W, R = w[d].astype(np.float64), r[d].astype(np.float64)
         Wb, Rb = bias[d, :gates * hidden].astype(np.float64), bias[d, gates * hidden:].astype(np.float64)
         part = [slice(g * hidden, (g + 1) * hidden) for g in range(gates)]
         backward = direction == "reverse" or d == 1
+        k = len(per_direction)
+        f_, g_, h_ = (fns[k * d:k * (d + 1)] + [None, None])[:3]
         for b in range(batch):
             h, c = h0[b, d].astype(np.float64), c0[b, d].astype(np.float64)
             n = int(lens[b])
             for t in (reversed(range(n)) if backward else range(n)):
                 xw, hr = x[b, t].astype(np.float64) @ W.T + Wb, h @ R.T
                 if op == "RNN":
-                    h = np.tanh(cl(xw + hr + Rb))
+                    h = f_(cl(xw + hr + Rb))
                 elif op == "GRU":  # gates z, r, h
-                    z = sigmoid(cl(xw[part[0]] + hr[part[0]] + Rb[part[0]]))
-                    rr = sigmoid(cl(xw[part[1]] + hr[part[1]] + Rb[part[1]]))
+                    z = f_(cl(xw[part[0]] + hr[part[0]] + Rb[part[0]]))
+                    rr = f_(cl(xw[part[1]] + hr[part[1]] + Rb[part[1]]))
                     if linear_before_reset:
-                        ht = np.tanh(cl(xw[part[2]] + rr * (hr[part[2]] + Rb[part[2]])))
+                        ht = g_(cl(xw[part[2]] + rr * (hr[part[2]] + Rb[part[2]])))
                     else:
-                        ht = np.tanh(cl(xw[part[2]] + (rr * h) @ R[part[2]].T + Rb[part[2]]))
+                        ht = g_(cl(xw[part[2]] + (rr * h) @ R[part[2]].T + Rb[part[2]]))
                     h = (1 - z) * ht + z * h
                 else:  # gates i, o, f, c; peepholes i, o, f
-                    pi, po, pf = (p[d, k * hidden:(k + 1) * hidden].astype(np.float64) if peephole else 0
-                                  for k in range(3))
+                    pi, po, pf = (p[d, j * hidden:(j + 1) * hidden].astype(np.float64) if peephole else 0
+                                  for j in range(3))
                     pre = xw + hr + Rb
-                    i = sigmoid(cl(pre[part[0]] + pi * c))
-                    f = 1 - i if input_forget else sigmoid(cl(pre[part[2]] + pf * c))
-                    c = f * c + i * np.tanh(cl(pre[part[3]]))
-                    o = sigmoid(cl(pre[part[1]] + po * c))
-                    h = o * np.tanh(c)
+                    i = f_(cl(pre[part[0]] + pi * c))
+                    f = 1 - i if input_forget else f_(cl(pre[part[2]] + pf * c))
+                    c = f * c + i * g_(cl(pre[part[3]]))
+                    o = f_(cl(pre[part[1]] + po * c))
+                    h = o * h_(c)
                 y[b, t, d] = h
             if n > 0:
                 y_h[b, d], y_c[b, d] = h, c
@@ -449,12 +463,27 @@ def main():
             rng, "RNN", "bidirectional", sequence_lens=[1, 4, 2])),
         ("RNN sequence_lens a graph input, reverse, no initial state", recurrent_case(
             rng, "RNN", "reverse", sequence_lens=[0, 2, 4], lens_input=True, initial=False)),
+        ("GRU HardSigmoid and LeakyRelu with alpha and beta", recurrent_case(
+            rng, "GRU", "forward", activations=["HardSigmoid", "LeakyRelu"], alphas=(0.25, 0.1), betas=(0.45,))),
+        ("GRU bidirectional, other activations per direction", recurrent_case(
+            rng, "GRU", "bidirectional", activations=["Sigmoid", "Tanh", "HardSigmoid", "Softsign"])),
+        ("LSTM HardSigmoid, Tanh, Softsign", recurrent_case(
+            rng, "LSTM", "reverse", activations=["HardSigmoid", "Tanh", "Softsign"], alphas=(0.2,), betas=(0.5,))),
+        ("LSTM bidirectional, LeakyRelu and Elu in one direction, lowercase names", recurrent_case(
+            rng, "LSTM", "bidirectional", activations=["sigmoid", "leakyrelu", "tanh", "Sigmoid", "Tanh", "Elu"],
+            alphas=(0.05, 0.8))),
+        ("LSTM relu as its h (WebNN's lstm)", recurrent_case(
+            rng, "LSTM", "forward", activations=["Sigmoid", "Tanh", "Relu"])),
     ]
     refused = [("GRU sequence length above the steps", recurrent_case(rng, "GRU", "forward",
                                                                        sequence_lens=[4, 5, 4]),
                 "a sequence length outside [0, steps]"),
                ("LSTM 2-D sequence_lens", recurrent_case(rng, "LSTM", "forward", sequence_lens=[[4, 2, 4]]),
-                "sequence_lens must be 1-D")]
+                "sequence_lens must be 1-D"),
+               ("GRU with an activation ONNX does not have", recurrent_case(
+                   rng, "GRU", "forward", activations=["Sigmoid", "Gelu"]), 'unknown activation "Gelu"'),
+               ("RNN with more alphas than its activations take", recurrent_case(
+                   rng, "RNN", "forward", activations=["LeakyRelu"], alphas=(0.1, 0.2)), "more values")]
     failed = check_refused(cli, work, backend,
                             [(name, model, feeds, error) for name, (model, feeds, _, _), error in refused])
     cases = shard(cases)

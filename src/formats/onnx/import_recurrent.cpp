@@ -2,6 +2,8 @@
 // transposes; RNN, and the GRUs and LSTMs WebNN's ops do not compute (clip, input_forget, an
 // output-gate peephole, sequence_lens shorter than the steps), unrolled over their static steps
 // (docs/onnx.md, "RNN").
+#include <algorithm>
+#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,31 +23,41 @@ RecurrentDirection direction_of(const NodeCtx& c) {
   c.invalid("unknown direction \"" + d + "\"");
 }
 
-DefaultedActivations activations_of(const NodeCtx& c, size_t per_direction, const std::vector<std::string>& defaults) {
+// The names ONNX's recurrent activations go by, lowercase (ONNX Runtime matches them so).
+std::string lowercase(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  return name;
+}
+
+// The model's activations as WebNN's gru and lstm take them (one list for both directions, from
+// relu, sigmoid and tanh, without alpha or beta; nullopt inside for the defaults), or nothing when
+// they take something else: the node is then unrolled (Unrolled::functions).
+std::optional<DefaultedActivations> webnn_activations(const NodeCtx& c, size_t per_direction,
+                                                      const std::vector<std::string>& defaults) {
   auto names = c.attr_strings("activations");
-  if (names.empty()) return std::nullopt;
-  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
-    c.unsupported("activation_alpha/activation_beta");
+  if (names.empty()) return DefaultedActivations{};
+  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty()) return std::nullopt;
   if (names.size() > per_direction) {
     for (size_t i = per_direction; i < names.size(); ++i)
-      if (names[i] != names[i - per_direction]) c.unsupported("different activations per direction");
+      if (lowercase(names[i]) != lowercase(names[i - per_direction])) return std::nullopt;
     names.resize(per_direction);
   }
   std::vector<RecurrentActivation> acts;
-  for (const auto& n : names) {
-    if (n == "Relu")
+  bool is_default = names.size() == defaults.size();
+  for (size_t i = 0; i < names.size(); ++i) {
+    const std::string n = lowercase(names[i]);
+    if (n == "relu")
       acts.push_back(RecurrentActivation::kRelu);
-    else if (n == "Sigmoid")
+    else if (n == "sigmoid")
       acts.push_back(RecurrentActivation::kSigmoid);
-    else if (n == "Tanh")
+    else if (n == "tanh")
       acts.push_back(RecurrentActivation::kTanh);
     else
-      c.unsupported("activation \"" + n + "\" (WebNN recurrent ops take relu, sigmoid and tanh)");
+      return std::nullopt;
+    is_default = is_default && n == lowercase(defaults[i]);
   }
-  bool is_default = acts.size() == defaults.size();
-  for (size_t i = 0; is_default && i < acts.size(); ++i) is_default = names[i] == defaults[i];
-  if (is_default) return std::nullopt;
-  return acts;
+  if (is_default) return DefaultedActivations{};
+  return DefaultedActivations{acts};
 }
 
 // The steps of X (its first axis, or its second with layout = 1).
@@ -101,7 +113,8 @@ std::pair<OperandId, OperandId> split_bias(const NodeCtx& c, size_t i) {
 void lower_gru_unrolled(const NodeCtx& c);
 
 void lower_gru(const NodeCtx& c) {
-  if (c.has_attr("clip") || short_sequences(c, steps_of(c))) return lower_gru_unrolled(c);
+  const std::optional<DefaultedActivations> activations = webnn_activations(c, 2, {"Sigmoid", "Tanh"});
+  if (c.has_attr("clip") || short_sequences(c, steps_of(c)) || !activations) return lower_gru_unrolled(c);
   OperandId x = recurrent_in(c, 0);
   const Shape xs = c.desc_of(x).shape;
   GruAttrs a;
@@ -112,7 +125,7 @@ void lower_gru(const NodeCtx& c) {
   a.layout = GruWeightLayout::kZrn;
   a.reset_after = c.attr_i("linear_before_reset", 0) != 0;
   a.return_sequence = c.wants_output(0);
-  a.activations = activations_of(c, 2, {"Sigmoid", "Tanh"});
+  a.activations = *activations;
   if (c.has_input(3)) {
     auto [bias, rbias] = split_bias(c, 3);
     a.bias = OperandRef{bias};
@@ -124,13 +137,34 @@ void lower_gru(const NodeCtx& c) {
   set_recurrent_state(c, 1, outs.at(0));
 }
 
-// ---- Unrolled recurrences (RNN, and LSTM where WebNN's lstm means something else) ----
+// ---- Unrolled recurrences (RNN, and GRU and LSTM where WebNN's gru and lstm compute something else) ----
 
-OperandId rnn_activation(const NodeCtx& c, const std::string& name, OperandId x) {
-  if (name == "Tanh") return c.add(OpKind::kTanh, {x});
-  if (name == "Relu") return c.add(OpKind::kRelu, {x});
-  if (name == "Sigmoid") return c.add(OpKind::kSigmoid, {x});
-  c.unsupported("activation \"" + name + "\" (the unrolled recurrence takes Tanh, Relu and Sigmoid)");
+// One of ONNX's recurrent activations with its alpha and beta.
+struct RecurrentFn {
+  std::string name;  // lowercase
+  double alpha = 0, beta = 0;
+};
+
+// f(x) for an ONNX recurrent activation: Relu, Tanh, Sigmoid, Affine (alpha x + beta), LeakyRelu,
+// ThresholdedRelu (x where x > alpha, else 0), ScaledTanh (alpha tanh(beta x)), HardSigmoid, Elu,
+// Softsign, Softplus.
+OperandId apply(const NodeCtx& c, const RecurrentFn& f, OperandId x) {
+  const std::string& n = f.name;
+  if (n == "tanh") return c.add(OpKind::kTanh, {x});
+  if (n == "relu") return c.add(OpKind::kRelu, {x});
+  if (n == "sigmoid") return c.add(OpKind::kSigmoid, {x});
+  if (n == "affine") return c.add(OpKind::kLinear, {x}, LinearAttrs{f.alpha, f.beta});
+  if (n == "leakyrelu") return c.add(OpKind::kLeakyRelu, {x}, LeakyReluAttrs{f.alpha});
+  if (n == "hardsigmoid") return c.add(OpKind::kHardSigmoid, {x}, HardSigmoidAttrs{f.alpha, f.beta});
+  if (n == "elu") return c.add(OpKind::kElu, {x}, EluAttrs{f.alpha});
+  if (n == "softsign") return c.add(OpKind::kSoftsign, {x});
+  if (n == "softplus") return c.add(OpKind::kSoftplus, {x});
+  const DataType t = c.desc_of(x).data_type;
+  if (n == "thresholdedrelu")
+    return c.add(OpKind::kWhere, {c.add(OpKind::kGreater, {x, c.scalar(t, f.alpha)}), x, c.scalar(t, 0)});
+  // scaledtanh (the names are checked by Unrolled::functions)
+  return c.add(OpKind::kMul,
+               {c.add(OpKind::kTanh, {c.add(OpKind::kMul, {x, c.scalar(t, f.beta)})}), c.scalar(t, f.alpha)});
 }
 
 // Row d of a [dirs, ...] operand, without its leading axis.
@@ -158,6 +192,7 @@ struct Unrolled {
   // step's mask (step < length) made once, for the states and the output of every direction.
   std::optional<OperandId> lens;
   mutable std::vector<std::optional<OperandId>> masks;
+  std::optional<double> clip;  // the bound of the activations' inputs, if the model clips
 
   Unrolled(const NodeCtx& ctx, uint32_t gate_count) : c(ctx), gates(gate_count) {
     batch_first = c.attr_i("layout", 0) != 0;
@@ -179,6 +214,7 @@ struct Unrolled {
       lens = c.reshape(l, {batch, 1});
       masks.resize(steps);
     }
+    if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
     hidden = c.desc(2).shape[2];
     if (c.attr_i("hidden_size", hidden) != int64_t(hidden)) c.invalid("hidden_size does not match R");
     const uint32_t g = gates * hidden;
@@ -190,6 +226,49 @@ struct Unrolled {
     x2 = c.reshape(x, {steps * batch, input});
   }
   bool backward(uint32_t d) const { return direction == RecurrentDirection::kBackward || d == 1; }
+  OperandId clipped(OperandId v) const { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; }
+  // The model's activations, `per_direction` for each direction (`defaults` when it names none),
+  // with their alpha and beta. activation_alpha and activation_beta are taken in order by the
+  // activations that have such a parameter, as ONNX Runtime takes them; one not given is the
+  // ONNX operator's default (LeakyRelu 0.01, ThresholdedRelu 1, HardSigmoid 0.2 and 0.5, Elu 1,
+  // Affine 1 and 0). ScaledTanh, whose operator ONNX has removed, needs both.
+  std::vector<RecurrentFn> functions(size_t per_direction, const std::vector<std::string>& defaults) const {
+    std::vector<std::string> names = c.attr_strings("activations");
+    if (names.empty())
+      for (uint32_t d = 0; d < dirs; ++d) names.insert(names.end(), defaults.begin(), defaults.end());
+    if (names.size() != per_direction * dirs)
+      c.invalid("activations must name " + std::to_string(per_direction) + " activation" +
+                (per_direction == 1 ? "" : "s") + " per direction");
+    const std::vector<float> alphas = c.attr_floats("activation_alpha"), betas = c.attr_floats("activation_beta");
+    size_t next_alpha = 0, next_beta = 0;
+    auto take = [&](const std::vector<float>& from, size_t& next, std::optional<double> fallback,
+                    const std::string& what) -> double {
+      if (next < from.size()) return from[next++];
+      if (!fallback) c.invalid(what + " for every activation that takes one (ScaledTanh has no default)");
+      return *fallback;
+    };
+    std::vector<RecurrentFn> fns;
+    for (const std::string& name : names) {
+      RecurrentFn f{lowercase(name)};
+      const std::string& n = f.name;
+      if (n == "leakyrelu" || n == "thresholdedrelu" || n == "elu") {
+        f.alpha = take(alphas, next_alpha, n == "leakyrelu" ? 0.01 : 1.0, "activation_alpha");
+      } else if (n == "hardsigmoid" || n == "affine" || n == "scaledtanh") {
+        const bool scaled = n == "scaledtanh";
+        f.alpha = take(alphas, next_alpha, scaled ? std::nullopt : std::optional<double>(n == "affine" ? 1.0 : 0.2),
+                       "activation_alpha");
+        f.beta = take(betas, next_beta, scaled ? std::nullopt : std::optional<double>(n == "affine" ? 0.0 : 0.5),
+                      "activation_beta");
+      } else if (n != "relu" && n != "tanh" && n != "sigmoid" && n != "softsign" && n != "softplus") {
+        c.invalid("unknown activation \"" + name + "\"");
+      }
+      fns.push_back(f);
+    }
+    if (next_alpha < alphas.size() || next_beta < betas.size())
+      c.invalid("activation_alpha or activation_beta has more values than the activations take");
+    return fns;
+  }
+  OperandId apply(const RecurrentFn& f, OperandId x) const { return onnx_import::apply(c, f, x); }
   // A state [batch, hidden] after step `step`: `computed` for the batch entries whose sequence
   // reaches the step, `previous` (zero when there is none yet) for the others. A reverse
   // direction therefore starts each entry at its own last step, as ONNX Runtime does.
@@ -282,14 +361,7 @@ struct Unrolled {
 //   C' = f ⊙ C + i ⊙ g(clip(Xc + H Rc^T)), o = f(clip(Xo + H Ro^T + Po ⊙ C')), H' = o ⊙ h(C').
 void lower_lstm_unrolled(const NodeCtx& c) {
   const Unrolled u(c, 4);
-  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
-    c.unsupported("activation_alpha/activation_beta");
-  std::vector<std::string> acts = c.attr_strings("activations");
-  if (acts.empty())
-    for (uint32_t d = 0; d < u.dirs; ++d) acts.insert(acts.end(), {"Sigmoid", "Tanh", "Tanh"});
-  if (acts.size() != 3 * u.dirs) c.invalid("activations must name three activations per direction");
-  std::optional<double> clip;
-  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  const std::vector<RecurrentFn> acts = u.functions(3, {"Sigmoid", "Tanh", "Tanh"});
   const bool input_forget = c.attr_i("input_forget", 0) != 0;
   if (c.has_input(7) && c.desc(7).shape != Shape{u.dirs, 3 * u.hidden}) c.invalid("P must be [directions, 3 * hidden]");
   const std::optional<OperandId> h0 = u.initial(5, "initial_h"), c0 = u.initial(6, "initial_c");
@@ -297,11 +369,10 @@ void lower_lstm_unrolled(const NodeCtx& c) {
   auto gate = [&](OperandId v, uint32_t k) {
     return c.add(OpKind::kSlice, {v}, SliceAttrs{{0, k * hid}, {u.batch, hid}, std::nullopt});
   };
-  auto clipped = [&](OperandId v) { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; };
   std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
   std::vector<OperandId> hs(u.dirs), cs(u.dirs);
   for (uint32_t d = 0; d < u.dirs; ++d) {
-    const std::string &fa = acts[3 * d], &ga = acts[3 * d + 1], &ha = acts[3 * d + 2];
+    const RecurrentFn &fa = acts[3 * d], &ga = acts[3 * d + 1], &ha = acts[3 * d + 2];
     const OperandId projection = u.projected(d), r = direction_row(c, c.operand(2), d);
     std::optional<OperandId> peep[3];  // i, o, f: [hidden]
     if (c.has_input(7)) {
@@ -317,14 +388,14 @@ void lower_lstm_unrolled(const NodeCtx& c) {
     for (uint32_t k = 0; k < u.steps; ++k) {
       const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
       const OperandId pre = u.pre(projection, step, h, r);
-      const OperandId i = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 0), peep[0], cell)));
+      const OperandId i = u.apply(fa, u.clipped(with_peephole(gate(pre, 0), peep[0], cell)));
       const OperandId f = input_forget ? c.add(OpKind::kSub, {c.scalar(c.type(0), 1), i})
-                                       : rnn_activation(c, fa, clipped(with_peephole(gate(pre, 2), peep[2], cell)));
-      const OperandId candidate = rnn_activation(c, ga, clipped(gate(pre, 3)));
+                                       : u.apply(fa, u.clipped(with_peephole(gate(pre, 2), peep[2], cell)));
+      const OperandId candidate = u.apply(ga, u.clipped(gate(pre, 3)));
       OperandId next = c.add(OpKind::kMul, {i, candidate});
       if (cell) next = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {f, *cell}), next});
-      const OperandId o = rnn_activation(c, fa, clipped(with_peephole(gate(pre, 1), peep[1], next)));
-      const OperandId h_next = c.add(OpKind::kMul, {o, rnn_activation(c, ha, next)});
+      const OperandId o = u.apply(fa, u.clipped(with_peephole(gate(pre, 1), peep[1], next)));
+      const OperandId h_next = c.add(OpKind::kMul, {o, u.apply(ha, next)});
       outs[d][step] = h_next;
       cell = u.state(step, next, cell);
       h = u.state(step, h_next, h);
@@ -344,15 +415,7 @@ void lower_lstm_unrolled(const NodeCtx& c) {
 //   (Xh holding Wbh only), and H' = (1 − z) ⊙ n + z ⊙ H, computed as n + z ⊙ (H − n).
 void lower_gru_unrolled(const NodeCtx& c) {
   const Unrolled u(c, 3);
-  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
-    c.unsupported("activation_alpha/activation_beta");
-  std::vector<std::string> acts = c.attr_strings("activations");
-  if (acts.empty())
-    for (uint32_t d = 0; d < u.dirs; ++d) acts.insert(acts.end(), {"Sigmoid", "Tanh"});
-  if (acts.size() != 2 * u.dirs) c.invalid("activations must name two activations per direction");
-  std::optional<double> clip;
-  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
-  auto clipped = [&](OperandId v) { return clip ? c.add(OpKind::kClamp, {v}, ClampAttrs{-*clip, *clip}) : v; };
+  const std::vector<RecurrentFn> acts = u.functions(2, {"Sigmoid", "Tanh"});
   const bool linear_before_reset = c.attr_i("linear_before_reset", 0) != 0;
   const std::optional<OperandId> h0 = u.initial(5, "initial_h");
   const uint32_t hid = u.hidden;
@@ -371,7 +434,7 @@ void lower_gru_unrolled(const NodeCtx& c) {
   std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
   std::vector<OperandId> hs(u.dirs);
   for (uint32_t d = 0; d < u.dirs; ++d) {
-    const std::string &fa = acts[2 * d], &ga = acts[2 * d + 1];
+    const RecurrentFn &fa = acts[2 * d], &ga = acts[2 * d + 1];
     const OperandId projection = u.projected(d, !linear_before_reset);
     const OperandId r = direction_row(c, c.operand(2), d);
     const OperandId r_zr = rows(r, 0, 2), r_h = rows(r, 2, 1);
@@ -385,8 +448,8 @@ void lower_gru_unrolled(const NodeCtx& c) {
                     {u.batch, 3 * hid});
       OperandId zr = columns(p, 0, 2);
       if (h) zr = times_rt(*h, r_zr, zr);
-      const OperandId z = rnn_activation(c, fa, clipped(columns(zr, 0, 1)));
-      const OperandId reset = rnn_activation(c, fa, clipped(columns(zr, 1, 1)));
+      const OperandId z = u.apply(fa, u.clipped(columns(zr, 0, 1)));
+      const OperandId reset = u.apply(fa, u.clipped(columns(zr, 1, 1)));
       OperandId n = columns(p, 2, 1);
       if (!linear_before_reset) {
         if (h) n = times_rt(c.add(OpKind::kMul, {reset, *h}), r_h, n);
@@ -395,7 +458,7 @@ void lower_gru_unrolled(const NodeCtx& c) {
         if (h) hr = times_rt(*h, r_h, rbh);
         if (hr) n = c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {reset, *hr})});
       }
-      n = rnn_activation(c, ga, clipped(n));
+      n = u.apply(ga, u.clipped(n));
       const OperandId h_next = h ? c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {z, c.add(OpKind::kSub, {*h, n})})})
                                  : c.add(OpKind::kSub, {n, c.add(OpKind::kMul, {z, n})});
       outs[d][step] = h_next;
@@ -408,7 +471,8 @@ void lower_gru_unrolled(const NodeCtx& c) {
 }
 
 void lower_lstm(const NodeCtx& c) {
-  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0 || short_sequences(c, steps_of(c)))
+  const std::optional<DefaultedActivations> activations = webnn_activations(c, 3, {"Sigmoid", "Tanh", "Tanh"});
+  if (c.has_attr("clip") || c.attr_i("input_forget", 0) != 0 || short_sequences(c, steps_of(c)) || !activations)
     return lower_lstm_unrolled(c);
   if (c.has_input(7)) {
     // WebNN's lstm takes P when its output-gate part is known to be zero (lstm and ONNX then
@@ -430,7 +494,7 @@ void lower_lstm(const NodeCtx& c) {
   a.direction = direction_of(c);
   a.layout = LstmWeightLayout::kIofg;
   a.return_sequence = c.wants_output(0);
-  a.activations = activations_of(c, 3, {"Sigmoid", "Tanh", "Tanh"});
+  a.activations = *activations;
   if (c.has_input(3)) {
     auto [bias, rbias] = split_bias(c, 3);
     a.bias = OperandRef{bias};
@@ -449,14 +513,8 @@ void lower_lstm(const NodeCtx& c) {
 // gemm(H, R^T) to the step's input projection, clamps when `clip` is given and applies the
 // activation: H_t = f(clip(X_t W^T + H_{t-1} R^T + Wb + Rb)).
 void lower_rnn(const NodeCtx& c) {
-  if (!c.attr_floats("activation_alpha").empty() || !c.attr_floats("activation_beta").empty())
-    c.unsupported("activation_alpha/activation_beta");
   const Unrolled u(c, 1);
-  std::vector<std::string> acts = c.attr_strings("activations");
-  if (acts.empty()) acts.assign(u.dirs, "Tanh");
-  if (acts.size() != u.dirs) c.invalid("activations must name one activation per direction");
-  std::optional<double> clip;
-  if (c.has_attr("clip")) clip = c.attr_f("clip", 0);
+  const std::vector<RecurrentFn> acts = u.functions(1, {"Tanh"});
   const std::optional<OperandId> h0 = u.initial(5, "initial_h");
   std::vector<std::vector<OperandId>> outs(u.dirs, std::vector<OperandId>(u.steps));
   std::vector<OperandId> hs(u.dirs);
@@ -466,9 +524,7 @@ void lower_rnn(const NodeCtx& c) {
     if (h0) h = direction_row(c, *h0, d);
     for (uint32_t k = 0; k < u.steps; ++k) {
       const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
-      OperandId pre = u.pre(projection, step, h, r);
-      if (clip) pre = c.add(OpKind::kClamp, {pre}, ClampAttrs{-*clip, *clip});
-      const OperandId h_next = rnn_activation(c, acts[d], pre);
+      const OperandId h_next = u.apply(acts[d], u.clipped(u.pre(projection, step, h, r)));
       outs[d][step] = h_next;
       h = u.state(step, h_next, h);
     }
