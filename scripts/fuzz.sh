@@ -4,7 +4,7 @@
 # Seeds: every WPT case of ../shared/wpt as a graph file (JSON and text), an ONNX model and a Cap'n
 # Proto graph message (the service's), a recorded service session for every 8th case, its
 # constants as weights files and its inputs as .npy (build/tests/webnn_fuzz_seeds), the ONNX
-# backend suite's models, numpy-written .npy files, the shared MobileNetV2 and small hand-made
+# backend suite's models and models of the importer's compositions, numpy-written .npy files, the shared MobileNetV2 and small hand-made
 # files; each target has a dictionary of its format's words. The corpus is kept
 # in build-fuzz/corpus/<target> between runs. Prints executions, coverage and corpus size per
 # target (also in build-fuzz/summary.txt), with its peak RSS. Each target runs under a memory
@@ -85,6 +85,11 @@ if [ -d "$onnx_data" ]; then
     [ -f "$d/model.onnx" ] && cp "$d/model.onnx" "$seeds/fuzz_onnx_import/$(basename "$d").onnx"
   done
 fi
+# The importer's compositions that the suite has no model of (sequence_lens, recurrent activations,
+# Resize's antialias, axes and keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in
+# 1-D and 3-D): models of tests/onnx_import/compositions*.py, where python3-onnx is installed.
+/usr/bin/python3 tests/fuzz/make_onnx_composition_seeds.py "$seeds/fuzz_onnx_import" 2>/dev/null ||
+  echo "fuzz.sh: no composition seeds (python3-onnx missing)"
 # Inputs that once crashed a target (tests/fuzz/regressions/, also a unit test).
 cp tests/fuzz/regressions/*.json "$seeds/fuzz_graph_json/"
 cp tests/fuzz/regressions/*.onnx "$seeds/fuzz_onnx_import/"

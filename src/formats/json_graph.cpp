@@ -1,6 +1,7 @@
 // The webnn-graph JSON form (versions 1 and 2; they differ only in the version number).
 #include <charconv>
 #include <initializer_list>
+#include <span>
 
 #include "formats/internal.hpp"
 
@@ -201,6 +202,9 @@ std::string doc_to_json(const GraphDoc& doc) {
   std::string text = root.dump(1);
   if (byte_lists.empty()) return text + "\n";
   std::string out;
+  size_t inline_bytes = 0;
+  for (const auto* list : byte_lists) inline_bytes += list->span().size();
+  out.reserve(text.size() + 4 * inline_bytes + 2 * byte_lists.size() + 1);  // the lists below, the newline
   size_t pos = 0;
   for (size_t at = text.find(kBytesKey); at != std::string::npos; at = text.find(kBytesKey, pos)) {
     const size_t value = at + kBytesKey.size();
@@ -213,18 +217,23 @@ std::string doc_to_json(const GraphDoc& doc) {
     }
     if (index >= byte_lists.size()) fail("cannot write the graph: inline bytes placeholder out of range");
     out.append(text, pos, value - pos);
-    out += '[';
-    bool first = true;
-    for (std::byte b : byte_lists[index]->span()) {
-      if (!first) out += ',';
-      first = false;
-      out += std::to_string(unsigned(b));
+    // "[b0,b1,...]" written in place: at most "255," per byte and the brackets.
+    const std::span<const std::byte> bytes = byte_lists[index]->span();
+    const size_t start = out.size();
+    out.resize(start + 4 * bytes.size() + 2);
+    char* at_char = out.data() + start;
+    *at_char++ = '[';
+    for (size_t i = 0; i < bytes.size(); ++i) {
+      if (i) *at_char++ = ',';
+      at_char = std::to_chars(at_char, at_char + 3, unsigned(bytes[i])).ptr;
     }
-    out += ']';
+    *at_char++ = ']';
+    out.resize(size_t(at_char - out.data()));
     pos = size_t(end - text.data());
   }
   out.append(text, pos, std::string::npos);
-  return out + "\n";
+  out += '\n';
+  return out;
 }
 
 }  // namespace webnn::formats
