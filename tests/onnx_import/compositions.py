@@ -167,6 +167,16 @@ def recurrent_functions(names, alphas=(), betas=()):
     return fns
 
 
+def activation_attrs(names, alphas=(), betas=()):
+    """A recurrent node's activations, activation_alpha and activation_beta attributes (those given)."""
+    attrs = {"activations": list(names)}
+    if alphas:
+        attrs["activation_alpha"] = list(alphas)
+    if betas:
+        attrs["activation_beta"] = list(betas)
+    return attrs
+
+
 def rnn_case(rng, direction, layout, clip, activation, alphas=(), betas=()):
     """An RNN node and its float64 recurrence; `activation` names one activation, or a list of
     one per direction."""
@@ -178,13 +188,9 @@ def rnn_case(rng, direction, layout, clip, activation, alphas=(), betas=()):
     b = rng.standard_normal((dirs, 2 * hidden)).astype(np.float32)
     h0 = rng.standard_normal((batch, dirs, hidden) if layout else (dirs, batch, hidden)).astype(np.float32)
     names = [activation] * dirs if isinstance(activation, str) else list(activation)
-    attrs = dict(hidden_size=hidden, direction=direction, layout=layout, activations=names)
+    attrs = dict(hidden_size=hidden, direction=direction, layout=layout, **activation_attrs(names, alphas, betas))
     if clip is not None:
         attrs["clip"] = clip
-    if alphas:
-        attrs["activation_alpha"] = list(alphas)
-    if betas:
-        attrs["activation_beta"] = list(betas)
     node = helper.make_node("RNN", ["X", "W", "R", "B", "", "h0"], ["Y", "Y_h"], **attrs)
     inits = [numpy_helper.from_array(a, n) for a, n in ((w, "W"), (r, "R"), (b, "B"), (h0, "h0"))]
     graph = helper.make_graph([node], "rnn", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],

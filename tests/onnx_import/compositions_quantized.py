@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 try:
     from onnx import helper, mapping, numpy_helper
-    from compositions import check_refused, recurrent_functions, run_model
+    from compositions import activation_attrs, check_refused, recurrent_functions, run_model
     from shard import shard
 except ImportError as e:  # pragma: no cover - the skip path
     print(f"skipped: {e}")
@@ -305,11 +305,7 @@ def recurrent_case(rng, op, direction, peephole=False, sequence_lens=None, clip=
         attrs["linear_before_reset"] = linear_before_reset
     per_direction = {"RNN": ["Tanh"], "GRU": ["Sigmoid", "Tanh"], "LSTM": ["Sigmoid", "Tanh", "Tanh"]}[op]
     if activations is not None:
-        attrs["activations"] = activations
-        if alphas:
-            attrs["activation_alpha"] = list(alphas)
-        if betas:
-            attrs["activation_beta"] = list(betas)
+        attrs.update(activation_attrs(activations, alphas, betas))
     fns = recurrent_functions(activations or per_direction * dirs, alphas, betas)
     node = helper.make_node(op, inputs_, outputs, **attrs)
     model = model_of(node, feeds, inits, outputs)
