@@ -102,20 +102,25 @@ const ToleranceRule& tolerance_rule(OpKind kind) { return info(kind).tolerance; 
 
 Attributes default_attributes(OpKind kind) { return info(kind).make_attrs(); }
 
-BufferRef BufferRef::copy_of(std::span<const std::byte> bytes) {
+BufferRef BufferRef::filled(size_t size, const std::function<void(std::byte*)>& fill) {
   // One malloc with room to align, freed whole; the bytes start at the first multiple of 64 in it.
-  auto* block = static_cast<std::byte*>(std::malloc(bytes.size() + kBufferAlignment - 1));
+  auto* block = static_cast<std::byte*>(std::malloc(size + kBufferAlignment - 1));
   if (!block) throw std::bad_alloc();
   std::shared_ptr<std::byte> owner(block, [](std::byte* p) { std::free(p); });
   const size_t skip = (kBufferAlignment - reinterpret_cast<uintptr_t>(block) % kBufferAlignment) % kBufferAlignment;
-  if (!bytes.empty()) std::memcpy(block + skip, bytes.data(), bytes.size());
+  if (size) fill(block + skip);
   BufferRef ref;
-  ref.size = bytes.size();
+  ref.size = size;
   ref.data = std::shared_ptr<const std::byte>(owner, block + skip);
   return ref;
 }
 
+BufferRef BufferRef::copy_of(std::span<const std::byte> bytes) {
+  return filled(bytes.size(), [&](std::byte* out) { std::memcpy(out, bytes.data(), bytes.size()); });
+}
+
 BufferRef BufferRef::adopt(std::vector<std::byte> bytes) {
+  if (reinterpret_cast<uintptr_t>(bytes.data()) % kBufferAlignment != 0) return copy_of(bytes);
   auto owner = std::make_shared<std::vector<std::byte>>(std::move(bytes));
   BufferRef ref;
   ref.size = owner->size();

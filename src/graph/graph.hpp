@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -79,12 +80,16 @@ Attributes default_attributes(OpKind kind);
 inline constexpr size_t kBufferAlignment = 64;
 
 // Read-only bytes shared by reference (a constant's data): an owned buffer, a memory-mapped
-// weights file or a constant MLTensor's storage. Never copied after it is made; copy_of starts
-// them on kBufferAlignment (adopt keeps the vector's own start).
+// weights file or a constant MLTensor's storage. Never copied after it is made. The ones made here
+// start on kBufferAlignment, where a backend reads them in place (the onednn backend copies a
+// constant that does not, once per graph): filled writes `size` bytes through `fill` into a new
+// aligned block, copy_of copies into one, and adopt keeps a vector that starts aligned and copies
+// one that does not (glibc's large blocks start 16 bytes into a page).
 struct BufferRef {
   std::shared_ptr<const std::byte> data;
   size_t size = 0;
   std::span<const std::byte> span() const { return {data.get(), size}; }
+  static BufferRef filled(size_t size, const std::function<void(std::byte*)>& fill);
   static BufferRef copy_of(std::span<const std::byte> bytes);
   static BufferRef adopt(std::vector<std::byte> bytes);
 };

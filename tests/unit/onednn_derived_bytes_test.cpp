@@ -87,6 +87,17 @@ TEST(OnednnDerivedBytes, EqualBytesInOtherStorageAreNotShared) {
   EXPECT_EQ(derived_bytes_held(), before + 2);
 }
 
+TEST(OnednnDerivedBytes, AnAdoptedVectorIsReadInPlace) {
+  // Imports and builders hand their bytes over as vectors (BufferRef::adopt); a large one is no
+  // longer copied once more by every graph that reads it (only its reordered layout is made).
+  const size_t before = derived_bytes_held();
+  const BufferRef w = BufferRef::adopt(random_floats(size_t{kK} * kN, 7));
+  Product p(8, w, "onednn");
+  EXPECT_EQ(derived_bytes_held(), before + 1);
+  const Bytes x = random_floats(8 * kK, 8);
+  expect_close(p.run(x), Product(8, w, "reference").run(x));
+}
+
 TEST(OnednnDerivedBytes, AMisalignedWeightsAlignedCopyIsSharedToo) {
   const size_t before = derived_bytes_held();
   // A weights file's tensor need not start on 64 bytes: here one or two floats into a block.

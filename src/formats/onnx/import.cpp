@@ -34,8 +34,8 @@ using TP = onnx::TensorProto;
 [[noreturn]] void not_supported(const std::string& message) { throw_error(ErrorKind::kNotSupportedError, message); }
 
 template <class T>
-void put(std::vector<std::byte>& out, size_t i, T v) {
-  std::memcpy(out.data() + i * sizeof(T), &v, sizeof(T));
+void put(std::byte* out, size_t i, T v) {
+  std::memcpy(out + i * sizeof(T), &v, sizeof(T));
 }
 
 template <class T>
@@ -68,7 +68,7 @@ std::vector<std::byte> typed_values(const Field& field, uint64_t count, const ch
     data_error(what + ": holds " + std::to_string(field.size()) + " values but its shape needs " +
                std::to_string(count));
   std::vector<std::byte> out(count * sizeof(T));
-  for (uint64_t i = 0; i < count; ++i) put<T>(out, i, narrowed<T>(field.Get(int(i)), i, type_name, what));
+  for (uint64_t i = 0; i < count; ++i) put<T>(out.data(), i, narrowed<T>(field.Get(int(i)), i, type_name, what));
   return out;
 }
 
@@ -89,7 +89,7 @@ std::vector<std::byte> bool_values(const google::protobuf::RepeatedField<int32_t
 
 ExternalData::ExternalData(std::string dir) : dir_(std::move(dir)) {}
 
-std::vector<std::byte> ExternalData::read(const TP& t, uint64_t expected, const std::string& what) {
+BufferRef ExternalData::read(const TP& t, uint64_t expected, const std::string& what) {
   std::string location;
   uint64_t offset = 0;
   std::optional<uint64_t> length;
@@ -143,17 +143,19 @@ std::vector<std::byte> ExternalData::read(const TP& t, uint64_t expected, const 
     }
     ranges.emplace(offset, offset + expected);
   }
-  std::vector<std::byte> out(expected);
-  for (uint64_t done = 0; done < expected;) {
-    ssize_t n = ::pread(fd, out.data() + done, expected - done, off_t(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = errno;
-      ::close(fd);
-      data_error(where + ": read failed: " + (n == 0 ? std::string("the file shrank") : std::strerror(err)));
+  // Read straight into aligned storage, where a backend reads it in place.
+  BufferRef out = BufferRef::filled(expected, [&](std::byte* into) {
+    for (uint64_t done = 0; done < expected;) {
+      ssize_t n = ::pread(fd, into + done, expected - done, off_t(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        int err = errno;
+        ::close(fd);
+        data_error(where + ": read failed: " + (n == 0 ? std::string("the file shrank") : std::strerror(err)));
+      }
+      done += uint64_t(n);
     }
-    done += uint64_t(n);
-  }
+  });
   ::close(fd);
   return out;
 }
@@ -181,13 +183,12 @@ Decoded decode_tensor(const TP& t, ExternalData* external, const std::string& wh
   std::vector<std::byte> out;
   if (t.data_location() == TP::EXTERNAL) {
     if (!external) data_error(what + ": external data, but the tensor is not read with a model's directory");
-    out = external->read(t, bytes, what);
+    d.data = external->read(t, bytes, what);
   } else if (t.has_raw_data()) {
     if (t.raw_data().size() != bytes)
       data_error(what + ": raw_data holds " + std::to_string(t.raw_data().size()) + " bytes but " + d.desc.to_string() +
                  " needs " + std::to_string(bytes));
-    out.resize(bytes);
-    if (bytes) std::memcpy(out.data(), t.raw_data().data(), bytes);  // an empty vector's data() may be null
+    d.data = BufferRef::copy_of(std::as_bytes(std::span(t.raw_data().data(), bytes)));
   } else {
     // The values of a type are in one repeated field (float16 bit patterns and the small integers
     // in int32_data, uint32 in uint64_data), each checked to fit the type and stored as it.
@@ -223,9 +224,13 @@ Decoded decode_tensor(const TP& t, ExternalData* external, const std::string& wh
         not_supported(what + ": WebNN has no " + type_name + " data type");
     }
   }
-  if (d.is_bool)
-    for (std::byte& b : out) b = b == std::byte{0} ? std::byte{0} : std::byte{1};
-  d.data = BufferRef::adopt(std::move(out));
+  if (!d.data.data) d.data = BufferRef::adopt(std::move(out));  // the typed fields
+  if (d.is_bool) {                                              // any nonzero byte is true
+    const BufferRef raw = d.data;
+    d.data = BufferRef::filled(raw.size, [&](std::byte* into) {
+      for (size_t i = 0; i < raw.size; ++i) into[i] = raw.span()[i] == std::byte{0} ? std::byte{0} : std::byte{1};
+    });
+  }
   return d;
 }
 
@@ -303,37 +308,37 @@ std::vector<double> host_doubles(const OperandDescriptor& desc, const BufferRef&
 }
 
 BufferRef bytes_of_int64s(DataType type, uint64_t count, const std::function<int64_t(uint64_t)>& at) {
-  std::vector<std::byte> out(count * element_size(type));
-  for (uint64_t i = 0; i < count; ++i) {
-    int64_t x = at(i);
-    switch (type) {
-      case DataType::kFloat32:
-        put<float>(out, i, float(x));
-        break;
-      case DataType::kFloat16:
-        put<uint16_t>(out, i, fp16_ieee_from_fp32_value(float(x)));
-        break;
-      case DataType::kInt32:
-        put<int32_t>(out, i, int32_t(x));
-        break;
-      case DataType::kUint32:
-        put<uint32_t>(out, i, uint32_t(x));
-        break;
-      case DataType::kInt64:
-        put<int64_t>(out, i, x);
-        break;
-      case DataType::kUint64:
-        put<uint64_t>(out, i, uint64_t(x));
-        break;
-      case DataType::kInt8:
-        put<int8_t>(out, i, int8_t(x));
-        break;
-      case DataType::kUint8:
-        put<uint8_t>(out, i, uint8_t(x));
-        break;
+  return BufferRef::filled(count * element_size(type), [&](std::byte* out) {
+    for (uint64_t i = 0; i < count; ++i) {
+      int64_t x = at(i);
+      switch (type) {
+        case DataType::kFloat32:
+          put<float>(out, i, float(x));
+          break;
+        case DataType::kFloat16:
+          put<uint16_t>(out, i, fp16_ieee_from_fp32_value(float(x)));
+          break;
+        case DataType::kInt32:
+          put<int32_t>(out, i, int32_t(x));
+          break;
+        case DataType::kUint32:
+          put<uint32_t>(out, i, uint32_t(x));
+          break;
+        case DataType::kInt64:
+          put<int64_t>(out, i, x);
+          break;
+        case DataType::kUint64:
+          put<uint64_t>(out, i, uint64_t(x));
+          break;
+        case DataType::kInt8:
+          put<int8_t>(out, i, int8_t(x));
+          break;
+        case DataType::kUint8:
+          put<uint8_t>(out, i, uint8_t(x));
+          break;
+      }
     }
-  }
-  return BufferRef::adopt(std::move(out));
+  });
 }
 
 BufferRef bytes_of_int64s(DataType type, const std::vector<int64_t>& values) {
@@ -346,14 +351,14 @@ BufferRef bytes_of_doubles(DataType type, const std::vector<double>& values) {
     for (size_t i = 0; i < values.size(); ++i) ints[i] = std::isfinite(values[i]) ? int64_t(values[i]) : 0;
     return bytes_of_int64s(type, ints);
   }
-  std::vector<std::byte> out(values.size() * element_size(type));
-  for (size_t i = 0; i < values.size(); ++i) {
-    if (type == DataType::kFloat32)
-      put<float>(out, i, float(values[i]));
-    else
-      put<uint16_t>(out, i, fp16_ieee_from_fp32_value(float(values[i])));
-  }
-  return BufferRef::adopt(std::move(out));
+  return BufferRef::filled(values.size() * element_size(type), [&](std::byte* out) {
+    for (size_t i = 0; i < values.size(); ++i) {
+      if (type == DataType::kFloat32)
+        put<float>(out, i, float(values[i]));
+      else
+        put<uint16_t>(out, i, fp16_ieee_from_fp32_value(float(values[i])));
+    }
+  });
 }
 
 // ---- Importer ----

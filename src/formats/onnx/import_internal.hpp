@@ -47,8 +47,9 @@ using onnx_types::webnn_type;
 class ExternalData {
  public:
   explicit ExternalData(std::string dir);  // empty: the model has no directory; refused
-  // The `expected` bytes of tensor `t`; `what` names it in errors.
-  std::vector<std::byte> read(const onnx::TensorProto& t, uint64_t expected, const std::string& what);
+  // The `expected` bytes of tensor `t`, in aligned storage (BufferRef::filled); `what` names it in
+  // errors.
+  BufferRef read(const onnx::TensorProto& t, uint64_t expected, const std::string& what);
 
  private:
   std::string dir_;
