@@ -137,24 +137,28 @@ int open_beneath(const std::string& dir, const std::string& relative, const std:
   return checked_regular(open_beneath_nofollow(dir, relative, what), what);
 }
 
+int read_exactly(int fd, std::byte* into, uint64_t size, uint64_t offset) {
+  for (uint64_t done = 0; done < size;) {
+    const ssize_t n = ::pread(fd, into + done, size - done, off_t(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return kFileEnded;
+    done += uint64_t(n);
+  }
+  return 0;
+}
+
 std::string read_file(const std::string& path, const std::string& what) {
   int fd = open_regular_file(path, what);
   struct stat st {};
   ::fstat(fd, &st);
   std::string out;
   out.resize(size_t(st.st_size));
-  size_t done = 0;
-  while (done < out.size()) {
-    ssize_t n = ::read(fd, out.data() + done, out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      int err = errno;
-      ::close(fd);
-      fail(path + ": read failed: " + (n == 0 ? std::string("file shrank while reading") : std::strerror(err)));
-    }
-    done += size_t(n);
-  }
+  const int failure = read_exactly(fd, reinterpret_cast<std::byte*>(out.data()), out.size(), 0);
   ::close(fd);
+  if (failure)
+    fail(path + ": read failed: " +
+         (failure == kFileEnded ? std::string("file shrank while reading") : std::strerror(failure)));
   return out;
 }
 

@@ -152,6 +152,11 @@ int open_regular_file(const std::string& path, const std::string& what);
 // path and is opened one component at a time with O_NOFOLLOW. DataError starting with `what`
 // otherwise. Never blocks (as open_regular_file).
 int open_beneath(const std::string& dir, const std::string& relative, const std::string& what, bool use_openat2 = true);
+// Reads `size` bytes of the open file `fd` from `offset` into `into`, retrying what a signal
+// interrupts: 0 when they were all read, kFileEnded when the file ended first, otherwise the
+// failed read's errno. The caller closes fd and says what failed.
+inline constexpr int kFileEnded = -1;
+int read_exactly(int fd, std::byte* into, uint64_t size, uint64_t offset);
 // Writes files atomically as a set: each to a temporary file beside it, then all renamed into place
 // once every one is complete. On failure nothing is left renamed (files that existed before are
 // restored) and the temporaries are removed; remove_pending_temporaries() removes them on a signal.

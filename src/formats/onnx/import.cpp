@@ -144,19 +144,13 @@ BufferRef ExternalData::read(const TP& t, uint64_t expected, const std::string& 
     ranges.emplace(offset, offset + expected);
   }
   // Read straight into aligned storage, where a backend reads it in place.
-  BufferRef out = BufferRef::filled(expected, [&](std::byte* into) {
-    for (uint64_t done = 0; done < expected;) {
-      ssize_t n = ::pread(fd, into + done, expected - done, off_t(offset + done));
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) {
-        int err = errno;
-        ::close(fd);
-        data_error(where + ": read failed: " + (n == 0 ? std::string("the file shrank") : std::strerror(err)));
-      }
-      done += uint64_t(n);
-    }
-  });
+  int failure = 0;
+  BufferRef out =
+      BufferRef::filled(expected, [&](std::byte* into) { failure = read_exactly(fd, into, expected, offset); });
   ::close(fd);
+  if (failure)
+    data_error(where +
+               ": read failed: " + (failure == kFileEnded ? std::string("the file shrank") : std::strerror(failure)));
   return out;
 }
 

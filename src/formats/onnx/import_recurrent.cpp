@@ -268,7 +268,6 @@ struct Unrolled {
       c.invalid("activation_alpha or activation_beta has more values than the activations take");
     return fns;
   }
-  OperandId apply(const RecurrentFn& f, OperandId x) const { return onnx_import::apply(c, f, x); }
   // A state [batch, hidden] after step `step`: `computed` for the batch entries whose sequence
   // reaches the step, `previous` (zero when there is none yet) for the others. A reverse
   // direction therefore starts each entry at its own last step, as ONNX Runtime does.
@@ -388,14 +387,14 @@ void lower_lstm_unrolled(const NodeCtx& c) {
     for (uint32_t k = 0; k < u.steps; ++k) {
       const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
       const OperandId pre = u.pre(projection, step, h, r);
-      const OperandId i = u.apply(fa, u.clipped(with_peephole(gate(pre, 0), peep[0], cell)));
+      const OperandId i = apply(c, fa, u.clipped(with_peephole(gate(pre, 0), peep[0], cell)));
       const OperandId f = input_forget ? c.add(OpKind::kSub, {c.scalar(c.type(0), 1), i})
-                                       : u.apply(fa, u.clipped(with_peephole(gate(pre, 2), peep[2], cell)));
-      const OperandId candidate = u.apply(ga, u.clipped(gate(pre, 3)));
+                                       : apply(c, fa, u.clipped(with_peephole(gate(pre, 2), peep[2], cell)));
+      const OperandId candidate = apply(c, ga, u.clipped(gate(pre, 3)));
       OperandId next = c.add(OpKind::kMul, {i, candidate});
       if (cell) next = c.add(OpKind::kAdd, {c.add(OpKind::kMul, {f, *cell}), next});
-      const OperandId o = u.apply(fa, u.clipped(with_peephole(gate(pre, 1), peep[1], next)));
-      const OperandId h_next = c.add(OpKind::kMul, {o, u.apply(ha, next)});
+      const OperandId o = apply(c, fa, u.clipped(with_peephole(gate(pre, 1), peep[1], next)));
+      const OperandId h_next = c.add(OpKind::kMul, {o, apply(c, ha, next)});
       outs[d][step] = h_next;
       cell = u.state(step, next, cell);
       h = u.state(step, h_next, h);
@@ -448,8 +447,8 @@ void lower_gru_unrolled(const NodeCtx& c) {
                     {u.batch, 3 * hid});
       OperandId zr = columns(p, 0, 2);
       if (h) zr = times_rt(*h, r_zr, zr);
-      const OperandId z = u.apply(fa, u.clipped(columns(zr, 0, 1)));
-      const OperandId reset = u.apply(fa, u.clipped(columns(zr, 1, 1)));
+      const OperandId z = apply(c, fa, u.clipped(columns(zr, 0, 1)));
+      const OperandId reset = apply(c, fa, u.clipped(columns(zr, 1, 1)));
       OperandId n = columns(p, 2, 1);
       if (!linear_before_reset) {
         if (h) n = times_rt(c.add(OpKind::kMul, {reset, *h}), r_h, n);
@@ -458,7 +457,7 @@ void lower_gru_unrolled(const NodeCtx& c) {
         if (h) hr = times_rt(*h, r_h, rbh);
         if (hr) n = c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {reset, *hr})});
       }
-      n = u.apply(ga, u.clipped(n));
+      n = apply(c, ga, u.clipped(n));
       const OperandId h_next = h ? c.add(OpKind::kAdd, {n, c.add(OpKind::kMul, {z, c.add(OpKind::kSub, {*h, n})})})
                                  : c.add(OpKind::kSub, {n, c.add(OpKind::kMul, {z, n})});
       outs[d][step] = h_next;
@@ -524,7 +523,7 @@ void lower_rnn(const NodeCtx& c) {
     if (h0) h = direction_row(c, *h0, d);
     for (uint32_t k = 0; k < u.steps; ++k) {
       const uint32_t step = u.backward(d) ? u.steps - 1 - k : k;
-      const OperandId h_next = u.apply(acts[d], u.clipped(u.pre(projection, step, h, r)));
+      const OperandId h_next = apply(c, acts[d], u.clipped(u.pre(projection, step, h, r)));
       outs[d][step] = h_next;
       h = u.state(step, h_next, h);
     }

@@ -42,10 +42,12 @@ struct AxisTaps {
 constexpr int64_t kMaxAntialiasTaps = 64;
 
 // The taps of one output position along an axis: the first one's offset from the position below
-// the coordinate (ceil(x) - 1) and how many there are.
+// the coordinate (ceil(x) - 1), how many there are, and whether the kernel is stretched (an
+// antialiased linear or cubic downscale).
 struct TapWindow {
   int64_t start = 0;
   size_t count = 1;
+  bool stretched = false;
 };
 
 TapWindow tap_window(const NodeCtx& c, const ResizeSpec& r, double scale) {
@@ -57,7 +59,7 @@ TapWindow tap_window(const NodeCtx& c, const ResizeSpec& r, double scale) {
     c.unsupported("an antialiased " + r.mode + " downscale by " + std::to_string(scale) +
                   " (the importer takes up to " + std::to_string(kMaxAntialiasTaps) + " taps per output position)");
   const int64_t start = int64_t(stretched) + 1;
-  return {start, size_t(2 - 2 * start)};
+  return {start, size_t(2 - 2 * start), true};
 }
 
 // The interpolation kernel at distance u (in input positions, already scaled by the antialias
@@ -78,11 +80,9 @@ double resize_kernel(const ResizeSpec& r, double u) {
 // linear taps or the four cubic ones (coefficient A), each index clamped to the input (edge
 // padding) or, with exclude_outside, dropped and the weights renormalized. An antialiased
 // downscale (scale < 1) evaluates the kernel at scale · (i - x) over the widened window of
-// tap_window and divides the weights by their sum, as ONNX's reference does.
-AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t rank, uint32_t in, uint32_t out,
-                   double scale, double length) {
-  const TapWindow window = tap_window(c, r, scale);
-  const bool stretched = r.antialias && r.mode != "nearest" && scale < 1;
+// `window` (tap_window) and divides the weights by their sum, as ONNX's reference does.
+AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, const TapWindow& window, size_t axis, size_t rank,
+                   uint32_t in, uint32_t out, double scale, double length) {
   const size_t taps = window.count;
   AxisTaps a;
   a.index.assign(taps, std::vector<int32_t>(out));
@@ -115,7 +115,7 @@ AxisTaps axis_taps(const NodeCtx& c, const ResizeSpec& r, size_t axis, size_t ra
     const double base = std::floor(x), t = x - base;
     const int64_t i0 = int64_t(base);
     std::vector<std::pair<int64_t, double>> picked;
-    if (stretched) {
+    if (window.stretched) {
       const double below = std::ceil(x) - 1;  // the coordinate is in (below, below + 1]
       double sum = 0;
       for (size_t k = 0; k < taps; ++k) {
@@ -194,9 +194,9 @@ void resample_by_taps(const NodeCtx& c, const ResizeSpec& r, const std::vector<u
     // The taps' host vectors (an index and a weight per tap and position) before they are made.
     Shape along_out(rank, 1);
     along_out[axis] = out[axis];
-    c.reserve({DataType::kFloat32, along_out}, "the resize taps",
-              16 * uint64_t(tap_window(c, r, scale[axis]).count) * out[axis]);
-    const AxisTaps a = axis_taps(c, r, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
+    const TapWindow window = tap_window(c, r, scale[axis]);
+    c.reserve({DataType::kFloat32, along_out}, "the resize taps", 16 * uint64_t(window.count) * out[axis]);
+    const AxisTaps a = axis_taps(c, r, window, axis, rank, in[axis], out[axis], scale[axis], length[axis]);
     if (a.identity) continue;
     Shape along(rank, 1);
     along[axis] = out[axis];
@@ -287,7 +287,7 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const ResizeGeometry& g) {
   size_t rank = s.size();
   const std::vector<uint32_t>& out = g.out;
   std::vector<uint32_t> axes;
-  bool whole = g.whole, downscaled = false;
+  bool downscaled = false;
   for (size_t i = 0; i < rank; ++i) {
     if (out[i] != s[i]) axes.push_back(uint32_t(i));
     downscaled |= g.scale[i] < 1;
@@ -300,7 +300,7 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const ResizeGeometry& g) {
     axes =
         axes[0] + 1 < rank ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
   bool direct =
-      whole && !r.exclude_outside && !(r.antialias && downscaled) && axes.size() == 2 && axes[1] == axes[0] + 1;
+      g.whole && !r.exclude_outside && !(r.antialias && downscaled) && axes.size() == 2 && axes[1] == axes[0] + 1;
   Resample2dAttrs a;
   if (direct) {
     a.axes = axes;
