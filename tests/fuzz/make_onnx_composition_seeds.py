@@ -1,8 +1,9 @@
 """Writes seeds for fuzz_onnx_import that reach the importer's compositions the ONNX backend suite
 has no model of: RNN activations with alpha and beta, an antialiased Resize with axes and
 keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in 1-D and 3-D, and GRU, LSTM and
-RNN with short sequence_lens (known at import and given at run time). The models are the cases
-of tests/onnx_import/compositions*.py. scripts/fuzz.sh runs it with Debian's python3 (onnx 1.12).
+RNN with short sequence_lens (known at import and given at run time), and control flow (If on a
+run-time condition, nested Loops with an If, Scan in both forms). The models are the cases of
+tests/onnx_import/compositions*.py. scripts/fuzz.sh runs it with Debian's python3 (onnx 1.12).
 
 Usage: make_onnx_composition_seeds.py OUT_DIR"""
 import sys
@@ -12,6 +13,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "onnx_import"))
 import compositions as C  # noqa: E402
+import compositions_control as F  # noqa: E402
 import compositions_quantized as Q  # noqa: E402
 
 
@@ -35,6 +37,11 @@ def main():
                                                                "Elu"], alphas=(0.05, 0.8)),
         "rnn_lens_input": Q.recurrent_case(rng, "RNN", "reverse", sequence_lens=[0, 2, 4], lens_input=True,
                                            initial=False),
+        "if_runtime": F.if_runtime_case(rng, True),
+        "loop_nested_if": F.loop_nested_case(rng),
+        "loop_while": F.loop_while_case(rng, 10),
+        "scan_axes": F.scan9_case(rng, 16),
+        "scan_batched": F.scan8_case(rng, [3, 3]),
     }
     for name, case in models.items():
         (out / f"composition_{name}.onnx").write_bytes(case[0].SerializeToString())

@@ -3,7 +3,8 @@
 // links out of the model's directory, folding without a memory budget, OneHot allocating `depth`
 // before checking it, typed initializer data wrapping into its type, models that break ONNX's
 // structural rules given a meaning, errors without their prefix or node, and initializers of a
-// graph input's name frozen instead of being the input's default.
+// graph input's name frozen instead of being the input's default. The control flow tests came
+// with If, Loop and Scan: what a hostile model could ask of inlining.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -579,6 +580,108 @@ TEST(OnnxHardening, ADefaultMustMatchItsInput) {
   m.output("y");
   expect_error([&] { m.import(); },
                {"graph input \"w\" is float32[2] but its initializer (its default value) is float32[3]"});
+}
+
+// ---- 7. Control flow: subgraphs inlined within the budget, under ONNX's naming rules ----
+
+constexpr int32_t kOnnxBool = onnx::TensorProto::BOOL;
+
+void graph_attr(onnx::NodeProto* n, const std::string& name, const Model& body) {
+  auto* a = n->add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::GRAPH);
+  a->mutable_g()->CopyFrom(*body.g);
+}
+
+// A Loop body that adds `x` (of the enclosing graph) to its carried value `prefix`v, and, when
+// `inner_trips` is given, runs a Loop of its own of that many iterations over it first.
+Model adding_body(const std::string& prefix, int64_t inner_trips = 0) {
+  Model b;
+  b.input(prefix + "i", kOnnxInt64, {});
+  b.input(prefix + "c", kOnnxBool, {});
+  b.input(prefix + "v", kOnnxFloat, {4});
+  b.node("Identity", {prefix + "c"}, {prefix + "c_out"});
+  std::string v = prefix + "v";
+  if (inner_trips) {
+    b.int64_scalar(prefix + "n", inner_trips);
+    graph_attr(b.node("Loop", {prefix + "n", "", v}, {prefix + "looped"}), "body", adding_body(prefix + "in_"));
+    v = prefix + "looped";
+  }
+  b.node("Add", {v, "x"}, {prefix + "v_out"});
+  b.output(prefix + "c_out");
+  b.output(prefix + "v_out");
+  return b;
+}
+
+Model loop_model(int64_t trips, const Model& body) {
+  Model m;
+  m.input("x", kOnnxFloat, {4});
+  m.int64_scalar("M", trips);
+  graph_attr(m.node("Loop", {"M", "", "x"}, {"y"}, "loop"), "body", body);
+  m.output("y");
+  return m;
+}
+
+TEST(OnnxHardening, ALoopIsUnrolledWithinTheBudgetOrRefusedBeforeItStarts) {
+  // 100 iterations of a 2-node body: 99 adds of x to x, and the budget counts 2 KiB a node.
+  auto g = loop_model(100, adding_body("b_")).import();
+  EXPECT_EQ(count_ops(*g, OpKind::kAdd), 100u);
+  // 10^8 iterations would be 6e11 bytes of nodes: refused before the first, naming the count.
+  expect_error([] { loop_model(100'000'000, adding_body("b_")).import(); },
+               {"node \"loop\" (Loop)", "100000000 iterations of a body of 2 nodes", "memory budget"},
+               ErrorKind::kNotSupportedError);
+  // Nested loops multiply. 1,000 x 1,000 is refused before the outer loop starts (its 1,000 uses
+  // of a 5-node body alone pass a 4 MiB budget); 100 x 100 once the inner loops' uses pass it.
+  expect_error([] { loop_model(1000, adding_body("b_", 1000)).import(budget(4 << 20)); },
+               {"node \"loop\" (Loop): 1000 iterations of a body of 5 nodes"}, ErrorKind::kNotSupportedError);
+  expect_error([] { loop_model(100, adding_body("b_", 100)).import(budget(4 << 20)); },
+               {"node \"loop/iteration ", "memory budget is 4194304 bytes"}, ErrorKind::kNotSupportedError);
+  EXPECT_EQ(count_ops(*loop_model(3, adding_body("b_", 4)).import(), OpKind::kAdd), 15u);  // 3 x (4 + 1)
+}
+
+TEST(OnnxHardening, ASubgraphDefinesNoNameOfAnEnclosingGraph) {
+  Model body = adding_body("b_");
+  body.g->mutable_node(1)->set_output(0, "y");  // the enclosing graph's output
+  body.g->mutable_output(1)->set_name("y");
+  expect_error(
+      [&] { loop_model(2, body).import(); },
+      {"node \"loop\" (Loop): iteration 0: an output of a node \"y\" is already defined by an enclosing graph"});
+  // Nested: the inner body may not define a name of the outer body either.
+  Model outer = adding_body("b_", 2);
+  auto* inner = outer.g->mutable_node(1)->mutable_attribute(0)->mutable_g();
+  inner->mutable_input(2)->set_name("b_v");  // the outer body's carried value
+  inner->mutable_node(1)->set_input(0, "b_v");
+  expect_error([&] { loop_model(2, outer).import(); }, {"input 2 \"b_v\" is already defined by an enclosing graph"});
+}
+
+TEST(OnnxHardening, ASubgraphsInputsAreBoundAsDeclared) {
+  Model short_body = adding_body("b_");
+  short_body.g->mutable_input()->DeleteSubrange(2, 1);
+  expect_error([&] { loop_model(2, short_body).import(); }, {"the body has 2 inputs; it needs 2 + 1"});
+  Model typed = adding_body("b_");
+  typed.g->mutable_input(1)->mutable_type()->mutable_tensor_type()->set_elem_type(kOnnxFloat);
+  expect_error([&] { loop_model(2, typed).import(); },
+               {"iteration 0: input \"b_c\" is declared float but is given bool"});
+}
+
+TEST(OnnxHardening, ABodysExternalInitializerIsReadOnceForEveryIteration) {
+  // Each iteration's use of the body reads the same initializer: decoded once, not read again
+  // (which the one-tensor-per-byte-range rule would refuse).
+  TempDir dir;
+  std::string bytes(16, '\0');
+  const float ones[4] = {1, 1, 1, 1};
+  std::memcpy(bytes.data(), ones, 16);
+  testing::write_file(dir.file("w.bin"), bytes);
+  Model body = adding_body("b_");
+  auto* t = body.initializer("b_w", kOnnxFloat, {4});
+  t->set_data_location(onnx::TensorProto::EXTERNAL);
+  auto* kv = t->add_external_data();
+  kv->set_key("location");
+  kv->set_value("w.bin");
+  body.g->mutable_node(1)->set_input(1, "b_w");
+  auto g = loop_model(3, body).import({}, dir.path());
+  EXPECT_EQ(count_ops(*g, OpKind::kAdd), 3u);
+  EXPECT_EQ(g->constant_bytes(), 16u * 3);  // one constant per use of the body, of the same bytes
 }
 
 }  // namespace

@@ -451,6 +451,32 @@ void Importer::keep_in_graph(const BufferRef& data, const std::string& where) {
   it->second.in_graph = true;
 }
 
+std::string Importer::fresh_name(const std::string& want) {
+  gather_names();
+  std::string name = want;
+  for (uint64_t k = 2; model_names_.count(name) || !fresh_names_.insert(name).second; ++k)
+    name = want + "#" + std::to_string(k);
+  return name;
+}
+
+const std::vector<std::pair<std::string, Decoded>>& Importer::initializers_of(const onnx::GraphProto& g,
+                                                                              const std::string& where) {
+  auto [it, fresh] = body_initializers_.try_emplace(original(&g));
+  if (fresh) {
+    try {
+      for (const auto& t : g.initializer()) {
+        Decoded d = decode_tensor(t, external_, where + ": initializer \"" + t.name() + "\"");
+        model_bytes(d.data);
+        it->second.emplace_back(t.name(), std::move(d));
+      }
+    } catch (...) {
+      body_initializers_.erase(it);
+      throw;
+    }
+  }
+  return it->second;
+}
+
 // ---- NodeCtx ----
 
 std::string NodeCtx::label() const {
@@ -601,6 +627,12 @@ void NodeCtx::alias_out(size_t i, OperandId id, bool is_bool) const {
   im.define(node.output(static_cast<int>(i)), std::move(v));
 }
 
+void NodeCtx::set_value_out(size_t i, Value v) const {
+  if (!wants_output(i)) return;
+  const std::string& name = node.output(static_cast<int>(i));
+  im.define(name, std::move(v), where() + ": output " + std::to_string(i) + " (\"" + name + "\")");
+}
+
 void NodeCtx::set_const_out(size_t i, const OperandDescriptor& desc, BufferRef data, bool is_bool) const {
   if (!wants_output(i)) return;
   if (data.size != *desc.byte_length()) invalid("internal: folded constant of the wrong size");
@@ -725,6 +757,12 @@ uint32_t NodeCtx::axis(int64_t a, size_t rank, const std::string& what) const {
   return static_cast<uint32_t>(a < 0 ? a + r : a);
 }
 
+uint64_t inlining_bytes(const onnx::GraphProto& body, uint64_t uses) {
+  uint64_t bytes = 0;
+  if (__builtin_mul_overflow(uses, (node_count(body) + 1) * kInlinedNodeBytes, &bytes)) return UINT64_MAX;
+  return bytes;
+}
+
 }  // namespace onnx_import
 
 namespace {
@@ -806,13 +844,321 @@ void check_node_schema(const NodeCtx& ctx) {
   }
 }
 
+// The op types whose subgraph attributes the importer lowers (import_control.cpp).
+bool lowers_subgraphs(const std::string& op_type) { return op_type == "If" || op_type == "Loop" || op_type == "Scan"; }
+
+// Every value name `g` reads (its nodes' inputs, its outputs), its subgraphs' included.
+void for_each_read(const onnx::GraphProto& g, const std::function<void(const std::string&)>& f);
+
+// Every value name a node reads: its inputs and, through its subgraphs, the names of enclosing
+// graphs that they read (and their own, which no enclosing graph defines).
+void for_each_read(const onnx::NodeProto& node, const std::function<void(const std::string&)>& f) {
+  for (const std::string& in : node.input())
+    if (!in.empty()) f(in);
+  for (const auto& a : node.attribute()) {
+    if (a.type() == onnx::AttributeProto::GRAPH) for_each_read(a.g(), f);
+    if (a.type() == onnx::AttributeProto::GRAPHS)
+      for (const auto& g : a.graphs()) for_each_read(g, f);
+  }
+}
+
+void for_each_read(const onnx::GraphProto& g, const std::function<void(const std::string&)>& f) {
+  for (const auto& node : g.node()) for_each_read(node, f);
+  for (const auto& vi : g.output()) f(vi.name());
+}
+
+}  // namespace
+
+namespace onnx_import {
+
+uint64_t node_count(const onnx::GraphProto& g) {
+  uint64_t n = 0;
+  for (const auto& node : g.node()) {
+    ++n;
+    for (const auto& a : node.attribute()) {
+      if (a.type() == onnx::AttributeProto::GRAPH) n += node_count(a.g());
+      for (const auto& sub : a.graphs()) n += node_count(sub);
+    }
+  }
+  return n;
+}
+
+}  // namespace onnx_import
+
+namespace {
+
+// Every value name `g` and its subgraphs define (inputs, initializers, nodes' outputs).
+void collect_names(const onnx::GraphProto& g, std::set<std::string>& names) {
+  for (const auto& vi : g.input()) names.insert(vi.name());
+  for (const auto& t : g.initializer()) names.insert(t.name());
+  for (const auto& node : g.node()) {
+    for (const std::string& out : node.output()) names.insert(out);
+    for (const auto& a : node.attribute()) {
+      if (a.type() == onnx::AttributeProto::GRAPH) collect_names(a.g(), names);
+      for (const auto& sub : a.graphs()) collect_names(sub, names);
+    }
+  }
+}
+
+// The names `g` itself defines (not its subgraphs').
+std::set<std::string> own_names(const onnx::GraphProto& g) {
+  std::set<std::string> names;
+  for (const auto& vi : g.input()) names.insert(vi.name());
+  for (const auto& t : g.initializer()) names.insert(t.name());
+  for (const auto& node : g.node())
+    for (const std::string& out : node.output()) names.insert(out);
+  return names;
+}
+
+}  // namespace
+
+namespace onnx_import {
+
+void Importer::gather_names() {
+  if (names_gathered_ || !graph_) return;
+  names_gathered_ = true;
+  collect_names(*graph_, model_names_);
+  graph_names_ = own_names(*graph_);
+  scopes_.insert(scopes_.begin(), &graph_names_);
+}
+
+std::vector<const std::set<std::string>*>& Importer::scopes() {
+  gather_names();
+  return scopes_;
+}
+
+}  // namespace onnx_import
+
+namespace {
+
+// A copy of a subgraph, made with the node that holds it for one use of an enclosing subgraph:
+// renames in it, and in its subgraphs, the reads of that use's names (`renamed`), and notes each
+// copy's original (Importer::note_copy; `noted` lists them). A name the copy defines itself is
+// left (a subgraph that defines an enclosing graph's name again is refused when it is lowered).
+void adopt_copy(Importer& im, onnx::GraphProto& copy, const onnx::GraphProto& original,
+                const std::map<std::string, std::string>& renamed, std::vector<const onnx::GraphProto*>& noted) {
+  im.note_copy(&copy, &original);
+  noted.push_back(&copy);
+  const std::set<std::string> own = own_names(copy);
+  auto rename = [&](std::string* name) {
+    if (own.count(*name)) return;
+    if (auto it = renamed.find(*name); it != renamed.end()) *name = it->second;
+  };
+  for (int n = 0; n < copy.node_size(); ++n) {
+    onnx::NodeProto& node = *copy.mutable_node(n);
+    for (auto& in : *node.mutable_input())
+      if (!in.empty()) rename(&in);
+    for (int a = 0; a < node.attribute_size(); ++a) {
+      onnx::AttributeProto& attr = *node.mutable_attribute(a);
+      const onnx::AttributeProto& was = original.node(n).attribute(a);
+      if (attr.type() == onnx::AttributeProto::GRAPH) adopt_copy(im, *attr.mutable_g(), was.g(), renamed, noted);
+      for (int k = 0; k < attr.graphs_size(); ++k)
+        adopt_copy(im, *attr.mutable_graphs(k), was.graphs(k), renamed, noted);
+    }
+  }
+  for (auto& vi : *copy.mutable_output()) rename(vi.mutable_name());
+}
+
+// Lowers one node (the model's, or one of a subgraph's use, with names of its own): checked as ONNX
+// defines it, its inputs defined, its outputs new (single static assignment), its lowering run.
+void lower_node(Importer& im, const onnx::NodeProto& node, int64_t opset) {
+  NodeCtx ctx{im, node, opset};
+  if (!node.domain().empty() && node.domain() != "ai.onnx")
+    ctx.unsupported("operators of the domain \"" + node.domain() + "\" are outside the WebNN specification");
+  if (opset < 0) data_error(ctx.where() + ": the model imports no version of the default ONNX domain");
+  check_node_schema(ctx);
+  for (int i = 0; i < node.input_size(); ++i)
+    if (!node.input(i).empty() && !im.definition(node.input(i)))
+      ctx.invalid("input " + std::to_string(i) + " (\"" + node.input(i) + "\") is used before it is defined");
+  // Single static assignment: each name is defined once (ONNX IR, "Names Within a Graph").
+  for (int i = 0; i < node.output_size(); ++i) {
+    const std::string& out = node.output(i);
+    if (out.empty()) continue;
+    if (const std::string* earlier = im.declare(out, "output " + std::to_string(i) + " of " + ctx.label()))
+      ctx.invalid("output " + std::to_string(i) + " (\"" + out + "\") is already defined as " + *earlier +
+                  " (an ONNX value is assigned once)");
+  }
+  if (!lowers_subgraphs(node.op_type()))
+    for (const auto& a : node.attribute())
+      if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
+        ctx.unsupported("a subgraph attribute of an operator other than If, Loop and Scan");
+  const Lowering* lower = find_lowering(node.op_type());
+  if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
+  try {
+    (*lower)(ctx);
+    im.end_node();
+  } catch (const OnnxNeedsConstantInput&) {
+    throw;
+  } catch (const std::out_of_range& e) {
+    // An attribute or input list shorter than the op needs (a lowering's bounds-checked read).
+    ctx.invalid(std::string("malformed node: a value is missing (") + e.what() + ")");
+  } catch (const Error& e) {
+    if (e.message().rfind("ONNX import: ", 0) == 0) throw;
+    if (e.kind() == ErrorKind::kNotSupportedError) ctx.unsupported(e.message());
+    // The builder rejected the lowering: WebNN cannot express this node (a data type or a
+    // rank the spec does not allow for the op).
+    ctx.unsupported("WebNN rejects it: " + std::string(to_string(e.kind())) + ": " + e.message());
+  }
+  for (int i = 0; i < node.output_size(); ++i)
+    if (!node.output(i).empty() && !im.has(node.output(i)))
+      ctx.unsupported("output " + std::to_string(i) + " (\"" + node.output(i) + "\") is not supported");
+}
+
+// Lowers `nodes` in order. A value that `releasable` allows is released after the last node that
+// reads it, or at once when nothing reads it, so folded values do not pile up over a long model.
+void lower_nodes(Importer& im, int64_t opset, const std::vector<const onnx::NodeProto*>& nodes,
+                 const std::function<bool(const std::string&)>& releasable) {
+  std::unordered_map<std::string, size_t> last_use;
+  for (size_t n = 0; n < nodes.size(); ++n) for_each_read(*nodes[n], [&](const std::string& in) { last_use[in] = n; });
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const onnx::NodeProto& node = *nodes[n];
+    lower_node(im, node, opset);
+    for_each_read(node, [&](const std::string& in) {
+      if (last_use[in] == n && releasable(in)) im.release(in);
+    });
+    for (const std::string& out : node.output())
+      if (!out.empty() && !last_use.count(out) && releasable(out)) im.release(out);
+  }
+}
+
+}  // namespace
+
+namespace onnx_import {
+
+Inlined::~Inlined() {
+  for (const std::string& name : names_) im_->release(name);
+}
+
+const Value& Inlined::value(size_t i) const { return im_->value(names_.at(i)); }
+
+OperandId Inlined::operand(size_t i) const {
+  return im_->operand_of(names_.at(i), where_ + ": output " + std::to_string(i));
+}
+
+Inlined inline_graph(const NodeCtx& c, const onnx::GraphProto& body, const std::vector<Value>& inputs,
+                     const std::string& use) {
+  Importer& im = c.im;
+  const std::string where = c.where() + ": " + use;
+  // Its nodes are labelled "NODE/USE/NAME", its values named so too (made unique by fresh_name).
+  const std::string& node_name = c.node.name().empty() && c.node.output_size() ? c.node.output(0) : c.node.name();
+  const std::string prefix = node_name + "/" + use + "/";
+  if (body.input_size() != int(inputs.size()))
+    c.invalid(use + ": the subgraph has " + std::to_string(body.input_size()) + " inputs, but " +
+              std::to_string(inputs.size()) + " values are bound to them");
+  if (body.sparse_initializer_size()) c.unsupported(use + ": sparse initializers are not supported");
+  im.charge_built(inlining_bytes(body, 1), where,
+                  "a use of a subgraph of " + std::to_string(node_count(body)) + " nodes");
+
+  // The names the subgraph defines, each given one of its own for this use. None may be one an
+  // enclosing graph defines (ONNX IR: a name is assigned once, in a graph and its subgraphs).
+  std::set<std::string> own;
+  std::map<std::string, std::string> renamed;
+  auto define_own = [&](const std::string& name, const std::string& what) {
+    if (name.empty()) c.invalid(use + ": " + what + " has no name");
+    for (const std::set<std::string>* scope : im.scopes())
+      if (scope->count(name))
+        c.invalid(use + ": " + what + " \"" + name +
+                  "\" is already defined by an enclosing graph (an ONNX value is assigned once)");
+    if (!own.insert(name).second) c.invalid(use + ": \"" + name + "\" is defined twice in the subgraph");
+    renamed[name] = im.fresh_name(prefix + name);
+  };
+  for (int i = 0; i < body.input_size(); ++i) define_own(body.input(i).name(), "input " + std::to_string(i));
+  for (const auto& t : body.initializer()) define_own(t.name(), "an initializer");
+  for (const auto& node : body.node())
+    for (const std::string& out : node.output())
+      if (!out.empty()) define_own(out, "an output of a node");
+
+  for (int i = 0; i < body.input_size(); ++i) {
+    const onnx::ValueInfoProto& vi = body.input(i);
+    const Value& v = inputs[size_t(i)];
+    if (vi.has_type() && !vi.type().has_tensor_type())
+      c.unsupported(use + ": input \"" + vi.name() +
+                    "\" is not a tensor (sequences, maps and optionals are outside the WebNN specification)");
+    if (vi.has_type() && vi.type().tensor_type().elem_type() != 0) {
+      const onnx_types::ElemType declared = vi.type().tensor_type().elem_type();
+      const onnx_types::ElemType given = v.is_bool ? onnx_types::kBool : onnx_type(v.desc.data_type);
+      if (declared != given)
+        c.invalid(use + ": input \"" + vi.name() + "\" is declared " + onnx_type_name(declared) + " but is given " +
+                  onnx_type_name(given));
+    }
+    const std::string& name = renamed.at(vi.name());
+    im.declare(name, "input " + std::to_string(i) + " of " + use);
+    im.define(name, v);
+  }
+  for (const auto& [original, d] : im.initializers_of(body, where)) {
+    Value v;
+    v.desc = d.desc;
+    v.is_bool = d.is_bool;
+    v.data = d.data;
+    im.declare(renamed.at(original), "an initializer of " + use);
+    im.define(renamed.at(original), std::move(v));
+  }
+
+  // The nodes, copied with this use's names; their subgraphs' copies are noted until the use ends.
+  std::vector<const onnx::GraphProto*> noted;
+  struct ForgetCopies {
+    Importer& im;
+    const std::vector<const onnx::GraphProto*>& noted;
+    ~ForgetCopies() {
+      for (const onnx::GraphProto* g : noted) im.forget_copy(g);
+    }
+  } forget{im, noted};
+  std::vector<onnx::NodeProto> nodes(body.node().begin(), body.node().end());
+  std::vector<const onnx::NodeProto*> order;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    onnx::NodeProto& node = nodes[n];
+    node.set_name(prefix + (node.name().empty() && node.output_size() ? node.output(0) : node.name()));
+    for (std::string& in : *node.mutable_input())
+      if (auto it = renamed.find(in); it != renamed.end()) in = it->second;
+    for (std::string& out : *node.mutable_output())
+      if (!out.empty()) out = renamed.at(out);
+    for (int a = 0; a < node.attribute_size(); ++a) {
+      onnx::AttributeProto& attr = *node.mutable_attribute(a);
+      const onnx::AttributeProto& was = body.node(int(n)).attribute(a);
+      if (attr.type() == onnx::AttributeProto::GRAPH) adopt_copy(im, *attr.mutable_g(), was.g(), renamed, noted);
+      for (int k = 0; k < attr.graphs_size(); ++k)
+        adopt_copy(im, *attr.mutable_graphs(k), was.graphs(k), renamed, noted);
+    }
+    order.push_back(&node);
+  }
+  std::set<std::string> mine, kept;  // this use's names; its outputs among them
+  for (const auto& [original, name] : renamed) mine.insert(name);
+  for (const auto& vi : body.output())
+    if (auto it = renamed.find(vi.name()); it != renamed.end()) kept.insert(it->second);
+  im.scopes().push_back(&own);
+  struct PopScope {
+    Importer& im;
+    ~PopScope() { im.scopes().pop_back(); }
+  } pop{im};
+  lower_nodes(im, c.opset, order,
+              [&](const std::string& name) { return mine.count(name) != 0 && kept.count(name) == 0; });
+
+  Inlined out(im, where);
+  for (int o = 0; o < body.output_size(); ++o) {
+    const std::string& name = body.output(o).name();
+    auto it = renamed.find(name);
+    const std::string& value = it != renamed.end() ? it->second : name;
+    if (name.empty() || !im.has(value))
+      c.invalid(use + ": output " + std::to_string(o) + " (\"" + name + "\") is not defined");
+    std::string held = im.fresh_name(prefix + "output " + std::to_string(o));
+    im.define(held, im.value(value));
+    out.add(std::move(held));
+  }
+  for (const std::string& name : mine) im.release(name);
+  return out;
+}
+
+}  // namespace onnx_import
+
+namespace {
+
 // One import of a model; run() is one pass over its nodes with a given set of inputs frozen to
 // their defaults.
 class ModelImport {
  public:
   ModelImport(const onnx::ModelProto& model, ExternalData& external, std::string origin,
               const OnnxImportOptions& options)
-      : g_(model.graph()), origin_(std::move(origin)), options_(options) {
+      : g_(model.graph()), external_(external), origin_(std::move(origin)), options_(options) {
     prefix_ = "ONNX import: " + origin_ + ": ";
     opset_ = default_opset(model, origin_);
     for (const auto& frozen : options_.frozen) {
@@ -871,16 +1217,11 @@ class ModelImport {
                                    std::map<std::string, std::string>& needed) {
     GraphBuilder builder;
     Importer im(builder, origin_, options_.memory_budget);
-    std::map<std::string, std::string> defined_by;  // every name defined so far, and what defined it
-
-    // The last node that reads each value (graph outputs: after every node): values are released
-    // after it, so folded values do not pile up over a long model.
-    const size_t kEnd = size_t(g_.node_size());
-    std::unordered_map<std::string, size_t> last_use;
-    for (size_t n = 0; n < kEnd; ++n)
-      for (const std::string& in : g_.node(int(n)).input())
-        if (!in.empty()) last_use[in] = n;
-    for (const auto& vi : g_.output()) last_use[vi.name()] = kEnd;
+    im.set_model(g_, &external_);
+    std::set<std::string> output_names;  // kept to the end
+    for (const auto& vi : g_.output()) output_names.insert(vi.name());
+    std::set<std::string> read;  // what the nodes read; the graph's values that nothing reads are let go at once
+    for (const auto& node : g_.node()) for_each_read(node, [&](const std::string& in) { read.insert(in); });
 
     for (const auto& [name, d] : initializers_) {
       im.model_bytes(d.data);
@@ -890,7 +1231,7 @@ class ModelImport {
       v.is_bool = d.is_bool;
       v.data = d.data;
       im.define(name, std::move(v));
-      defined_by[name] = "an initializer";
+      im.declare(name, "an initializer");
     }
     std::vector<std::pair<std::string, OperandDescriptor>> inputs;  // the graph's inputs, in the model's order
     std::map<std::string, std::string> frozen_inputs;
@@ -931,61 +1272,18 @@ class ModelImport {
       }
       v.is_bool = is_bool;
       im.define(vi.name(), std::move(v));
-      defined_by[vi.name()] = "the graph input";
+      im.declare(vi.name(), "the graph input");
     }
     // Values nothing reads are let go at once.
-    for (const auto& [name, by] : defined_by)
-      if (!last_use.count(name)) im.release(name);
+    for (const auto& [name, d] : initializers_)
+      if (!read.count(name) && !output_names.count(name)) im.release(name);
+    for (const auto& vi : g_.input())
+      if (!read.count(vi.name()) && !output_names.count(vi.name())) im.release(vi.name());
 
     try {
-      for (size_t n = 0; n < kEnd; ++n) {
-        const onnx::NodeProto& node = g_.node(int(n));
-        NodeCtx ctx{im, node, opset_};
-        if (!node.domain().empty() && node.domain() != "ai.onnx")
-          ctx.unsupported("operators of the domain \"" + node.domain() + "\" are outside the WebNN specification");
-        if (opset_ < 0) data_error(ctx.where() + ": the model imports no version of the default ONNX domain");
-        check_node_schema(ctx);
-        for (int i = 0; i < node.input_size(); ++i)
-          if (!node.input(i).empty() && !defined_by.count(node.input(i)))
-            ctx.invalid("input " + std::to_string(i) + " (\"" + node.input(i) + "\") is used before it is defined");
-        // Single static assignment: each name is defined once (ONNX IR, "Names Within a Graph").
-        for (int i = 0; i < node.output_size(); ++i) {
-          const std::string& out = node.output(i);
-          if (out.empty()) continue;
-          auto [it, fresh] = defined_by.emplace(out, "output " + std::to_string(i) + " of " + ctx.label());
-          if (!fresh)
-            ctx.invalid("output " + std::to_string(i) + " (\"" + out + "\") is already defined as " + it->second +
-                        " (an ONNX value is assigned once)");
-        }
-        for (const auto& a : node.attribute())
-          if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
-            ctx.unsupported("control flow (a subgraph attribute) is outside the WebNN specification");
-        const Lowering* lower = find_lowering(node.op_type());
-        if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
-        try {
-          (*lower)(ctx);
-          im.end_node();
-        } catch (const OnnxNeedsConstantInput&) {
-          throw;
-        } catch (const std::out_of_range& e) {
-          // An attribute or input list shorter than the op needs (a lowering's bounds-checked read).
-          ctx.invalid(std::string("malformed node: a value is missing (") + e.what() + ")");
-        } catch (const Error& e) {
-          if (e.message().rfind("ONNX import: ", 0) == 0) throw;
-          if (e.kind() == ErrorKind::kNotSupportedError) ctx.unsupported(e.message());
-          // The builder rejected the lowering: WebNN cannot express this node (a data type or a
-          // rank the spec does not allow for the op).
-          ctx.unsupported("WebNN rejects it: " + std::string(to_string(e.kind())) + ": " + e.message());
-        }
-        for (int i = 0; i < node.output_size(); ++i)
-          if (!node.output(i).empty() && !im.has(node.output(i)))
-            ctx.unsupported("output " + std::to_string(i) + " (\"" + node.output(i) + "\") is not supported");
-        // Release what this node read last, and what nothing reads.
-        for (const std::string& in : node.input())
-          if (!in.empty() && last_use[in] == n) im.release(in);
-        for (const std::string& out : node.output())
-          if (!out.empty() && !last_use.count(out)) im.release(out);
-      }
+      std::vector<const onnx::NodeProto*> nodes;
+      for (const auto& node : g_.node()) nodes.push_back(&node);
+      lower_nodes(im, opset_, nodes, [&](const std::string& name) { return !output_names.count(name); });
     } catch (...) {
       needed = im.needed_defaults();
       throw;
@@ -994,12 +1292,11 @@ class ModelImport {
     if (!needed.empty()) return nullptr;
 
     std::vector<NamedOperand> outputs;
-    std::set<std::string> output_names;
+    std::set<std::string> seen;
     for (const auto& vi : g_.output()) {
       const std::string where = prefix_ + "graph output \"" + vi.name() + "\"";
-      if (!output_names.insert(vi.name()).second)
-        data_error(prefix_ + "two graph outputs are named \"" + vi.name() + "\"");
-      if (!defined_by.count(vi.name())) data_error(where + " is not defined by a node, an input or an initializer");
+      if (!seen.insert(vi.name()).second) data_error(prefix_ + "two graph outputs are named \"" + vi.name() + "\"");
+      if (!im.definition(vi.name())) data_error(where + " is not defined by a node, an input or an initializer");
       OperandId id = im.operand_of(vi.name(), where);
       // An output that is a graph input or a (folded) constant still needs an operation to
       // produce it, as does a second output name for one operand.
@@ -1045,6 +1342,7 @@ class ModelImport {
   bool isolated_default(const std::string& name) const { return overridable_ && input_names_.count(name); }
 
   const onnx::GraphProto& g_;
+  ExternalData& external_;
   std::string origin_, prefix_;
   const OnnxImportOptions& options_;
   int64_t opset_ = -1;

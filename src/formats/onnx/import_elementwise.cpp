@@ -312,10 +312,11 @@ void lower_dropout(const NodeCtx& c) {
 }  // namespace
 
 void lower_unary(const NodeCtx& c, OpKind kind) {
-  // Small constants fold where the op is correctly rounded, so that the folded value is what every
-  // backend computes.
+  // Small constants fold where the op is correctly rounded (Relu is exact), so that the folded value
+  // is what every backend computes.
   const bool folds = kind == OpKind::kNeg || kind == OpKind::kAbs || kind == OpKind::kFloor || kind == OpKind::kCeil ||
-                     kind == OpKind::kSign || kind == OpKind::kSqrt || kind == OpKind::kReciprocal;
+                     kind == OpKind::kSign || kind == OpKind::kSqrt || kind == OpKind::kReciprocal ||
+                     kind == OpKind::kRelu;
   if (folds && foldable(c) && count_of(c.desc(0).shape) > 0 && c.fold_fits(c.desc(0)) &&
       fold_out(c, 0, c.desc(0), kind, {host_tensor(c.in(0))}, NoAttrs{}))
     return;

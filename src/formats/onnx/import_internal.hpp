@@ -8,9 +8,11 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "backends/reference/run_operation.hpp"
@@ -119,6 +121,8 @@ struct NodeCtx {
   // Output i is operand `id` itself (the model's name for it is kept only in the value table).
   void alias_out(size_t i, OperandId id, bool is_bool = false) const;
   void set_const_out(size_t i, const OperandDescriptor& desc, BufferRef data, bool is_bool = false) const;
+  // Output i is `v` (a subgraph's output: an operand, or bytes known at import).
+  void set_value_out(size_t i, Value v) const;
 
   // ---- Building ----
   std::vector<OperandId> add_multi(OpKind kind, std::vector<OperandId> inputs, Attributes attrs) const;
@@ -193,6 +197,43 @@ const Lowering* find_lowering(std::string_view op_type);
 // Why an op type with no lowering is not supported.
 std::string unsupported_reason(std::string_view op_type);
 
+// ---- Subgraphs (import.cpp; If, Loop and Scan in import_control.cpp) ----
+// The outputs of one use of a subgraph, each defined in the value table under a name of its own
+// until this is destroyed.
+class Inlined {
+ public:
+  Inlined(Importer& im, std::string where) : im_(&im), where_(std::move(where)) {}
+  Inlined(Inlined&& other) noexcept
+      : im_(other.im_), where_(std::move(other.where_)), names_(std::exchange(other.names_, {})) {}
+  Inlined& operator=(Inlined&&) = delete;
+  ~Inlined();
+  void add(std::string name) { names_.push_back(std::move(name)); }
+  size_t size() const { return names_.size(); }
+  const Value& value(size_t i) const;
+  OperandId operand(size_t i) const;  // the builder operand of output i (a constant of its bytes, once)
+
+ private:
+  Importer* im_;
+  std::string where_;  // names the subgraph's use in errors
+  std::vector<std::string> names_;
+};
+// Lowers `body`, a subgraph of node `c`, once, in place (docs/onnx.md, "Control flow"): its inputs
+// bound to `inputs`, its initializers and the outputs of its nodes defined under names of their own
+// (so a body can be lowered once per iteration), its nodes lowered as the model's are; the names of
+// the enclosing graphs that it reads are read as they are. `use` names this use ("then_branch",
+// "iteration 3") in errors and in the operations' labels. Each use counts against the import's
+// memory budget (kInlinedNodeBytes a node).
+Inlined inline_graph(const NodeCtx& c, const onnx::GraphProto& body, const std::vector<Value>& inputs,
+                     const std::string& use);
+// The nodes of `g` and of its subgraphs.
+uint64_t node_count(const onnx::GraphProto& g);
+// What one node of a subgraph's use is taken to cost the builder (its operations, operands and
+// names), charged to the memory budget: a small model cannot unroll a loop into millions of nodes.
+constexpr uint64_t kInlinedNodeBytes = 2048;
+// What `uses` uses of `body` are charged: kInlinedNodeBytes for each node and one more for each
+// use (saturating).
+uint64_t inlining_bytes(const onnx::GraphProto& body, uint64_t uses);
+
 class Importer {
  public:
   Importer(GraphBuilder& builder, std::string origin, uint64_t memory_budget)
@@ -243,6 +284,45 @@ class Importer {
   void needs_default(const std::string& input, const std::string& why) { needed_defaults_.emplace(input, why); }
   const std::map<std::string, std::string>& needed_defaults() const { return needed_defaults_; }
 
+  // ---- Names (ONNX IR: each value name is assigned once, in a graph and in its subgraphs) ----
+  // What defines `name` (an initializer, a graph input, output i of a node), or nullptr.
+  const std::string* definition(const std::string& name) const {
+    auto it = defined_by_.find(name);
+    return it == defined_by_.end() ? nullptr : &it->second;
+  }
+  // Records that `by` defines `name`; the earlier definition if there is one (nothing recorded).
+  const std::string* declare(const std::string& name, std::string by) {
+    auto [it, fresh] = defined_by_.emplace(name, std::move(by));
+    return fresh ? nullptr : &it->second;
+  }
+
+  // ---- Subgraphs (inline_graph) ----
+  // The model's graph and its external data (a subgraph's initializers may use it).
+  void set_model(const onnx::GraphProto& graph, ExternalData* external) {
+    graph_ = &graph;
+    external_ = external;
+  }
+  // A name no value of the model has (in its graph or its subgraphs) and no earlier use of a
+  // subgraph took: `want`, or `want#N`.
+  std::string fresh_name(const std::string& want);
+  // The names each graph being lowered defines, the model's graph first: a subgraph may not
+  // define one of them again.
+  std::vector<const std::set<std::string>*>& scopes();
+  // A subgraph copied with the node that holds it, for one use of an enclosing subgraph, and the
+  // graph it was copied from; noted until the copy is destroyed.
+  void note_copy(const onnx::GraphProto* copy, const onnx::GraphProto* of) { copied_from_[copy] = original(of); }
+  void forget_copy(const onnx::GraphProto* copy) { copied_from_.erase(copy); }
+  // The model's own graph that `g` is (or is a copy of).
+  const onnx::GraphProto* original(const onnx::GraphProto* g) const {
+    auto it = copied_from_.find(g);
+    return it == copied_from_.end() ? g : it->second;
+  }
+  // A subgraph's initializers, decoded once for all its uses (and all its copies').
+  const std::vector<std::pair<std::string, Decoded>>& initializers_of(const onnx::GraphProto& g,
+                                                                      const std::string& where);
+  // Charges `bytes` that the built graph keeps (the memory budget counts them to the end).
+  void charge_built(uint64_t bytes, const std::string& where, const std::string& what) { charge(bytes, where, what); }
+
  private:
   std::unordered_map<OperandId, BufferRef> known_;   // builder constants: their bytes are in the graph
   std::unordered_map<OperandId, BufferRef> folded_;  // the current node's folded results
@@ -263,6 +343,16 @@ class Importer {
   uint64_t used_ = 0, peak_ = 0;
   std::unordered_map<const std::byte*, Held> held_;  // by the address of the bytes
   std::map<std::string, std::string> needed_defaults_;
+  std::unordered_map<std::string, std::string> defined_by_;  // every name defined so far, and what defined it
+  // The model's names, gathered when the first subgraph is lowered (models without one never pay).
+  void gather_names();
+  const onnx::GraphProto* graph_ = nullptr;
+  ExternalData* external_ = nullptr;
+  bool names_gathered_ = false;
+  std::set<std::string> model_names_, graph_names_, fresh_names_;
+  std::vector<const std::set<std::string>*> scopes_;
+  std::map<const onnx::GraphProto*, std::vector<std::pair<std::string, Decoded>>> body_initializers_;
+  std::unordered_map<const onnx::GraphProto*, const onnx::GraphProto*> copied_from_;
 };
 
 }  // namespace webnn::formats::onnx_import

@@ -45,10 +45,11 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
         throw_error(ErrorKind::kUnknownError, "ONNX import: internal: two lowerings of " + std::string(op_type));
     };
     for (const OnnxOpPair& pair : kOnnxOpPairs) add(pair.onnx, [&pair](const NodeCtx& c) { lower_pair(c, pair); });
-    for (Lowerings family : {elementwise_lowerings(), logical_lowerings(), conv_lowerings(), pool_lowerings(),
-                             normalization_lowerings(), matmul_lowerings(), reduction_lowerings(), shape_lowerings(),
-                             gather_lowerings(), resample_lowerings(), recurrent_lowerings(), quantization_lowerings(),
-                             signal_lowerings(), constant_lowerings(), loss_lowerings(), text_lowerings()})
+    for (Lowerings family :
+         {elementwise_lowerings(), logical_lowerings(), conv_lowerings(), pool_lowerings(), normalization_lowerings(),
+          matmul_lowerings(), reduction_lowerings(), shape_lowerings(), gather_lowerings(), resample_lowerings(),
+          recurrent_lowerings(), quantization_lowerings(), signal_lowerings(), constant_lowerings(), loss_lowerings(),
+          text_lowerings(), control_lowerings()})
       for (const NamedLowering& row : family) add(row.op_type, row.lower);
     return t;
   }();
@@ -64,9 +65,6 @@ const Lowering* find_lowering(std::string_view op_type) {
 
 std::string unsupported_reason(std::string_view op) {
   static const std::unordered_map<std::string_view, const char*> reasons = {
-      {"Loop", "control flow is outside the WebNN specification"},
-      {"If", "control flow is outside the WebNN specification"},
-      {"Scan", "control flow is outside the WebNN specification"},
       {"RandomNormal", "a random generator is outside the WebNN specification"},
       {"RandomNormalLike", "a random generator is outside the WebNN specification"},
       {"RandomUniform", "a random generator is outside the WebNN specification"},
