@@ -1,9 +1,11 @@
 """Writes seeds for fuzz_onnx_import that reach the importer's compositions the ONNX backend suite
 has no model of: RNN activations with alpha and beta, an antialiased Resize with axes and
-keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in 1-D and 3-D, and GRU, LSTM and
-RNN with short sequence_lens (known at import and given at run time), and control flow (If on a
-run-time condition, nested Loops with an If, Scan in both forms). The models are the cases of
-tests/onnx_import/compositions*.py. scripts/fuzz.sh runs it with Debian's python3 (onnx 1.12).
+keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in 1-D and 3-D, GRU, LSTM and RNN
+with short sequence_lens (known at import and given at run time), control flow (If on a run-time
+condition, nested Loops with an If, Scan in both forms), sequences (SplitToSequence, SequenceMap,
+ConcatFromSequence, a sequence appended to in a Loop) and the bitwise operators. The models are
+the cases of tests/onnx_import/compositions*.py. scripts/fuzz.sh runs it with Debian's python3
+(onnx 1.12).
 
 Usage: make_onnx_composition_seeds.py OUT_DIR"""
 import sys
@@ -42,6 +44,11 @@ def main():
         "loop_while": F.loop_while_case(rng, 10),
         "scan_axes": F.scan9_case(rng, 16),
         "scan_batched": F.scan8_case(rng, [3, 3]),
+        "sequence_map": F.split_map_concat_case(rng),
+        "sequence_pieces": F.split_pieces_case(rng),
+        "sequence_in_loop": F.loop_append_case(rng),
+        "bitwise_xor_int8": C.bitwise_case(rng, np.int8, "BitwiseXor"),
+        "bitwise_not_uint64": C.bitwise_case(rng, np.uint64, "BitwiseNot"),
     }
     for name, case in models.items():
         (out / f"composition_{name}.onnx").write_bytes(case[0].SerializeToString())

@@ -27,6 +27,9 @@
 - BitShift of uint8, uint32 and uint64, both directions: shifts of 0, of the width − 1, of the
   width and beyond (0), bits shifted out at the top, a broadcast shift; exactly, against Python's
   integers.
+- BitwiseAnd, BitwiseOr, BitwiseXor and BitwiseNot (opset 18; bit by bit, arithmetic) of int8,
+  uint8, int32, uint32, int64 and uint64: the type's limits, 0, -1, alternating bits and random
+  values, B broadcast over A's rows; exactly, against numpy's bitwise functions.
 - Atan, Asin and Acos (range reduction and a Taylor series): 60,000 inputs each over the
   domain, ±0, ±1, ±∞, NaN and values outside [−1, 1]; at most 4 ULP from numpy's float64
   functions (3.4 measured) and NaN exactly where numpy has it.
@@ -683,6 +686,30 @@ def bit_shift_case(dtype, direction):
     return model, {"A": x, "B": s}, {"Y": np.array(want, dtype)}
 
 
+def bitwise_case(rng, dtype, op):
+    """BitwiseAnd/Or/Xor (B broadcast over A's rows) and BitwiseNot of opset 18, against Python's
+    integers in two's complement: the type's limits, 0, -1, alternating bits and random values."""
+    info = np.iinfo(dtype)
+    edges = [0, info.max, info.min, 1, info.max // 3, (info.max // 3) * 2 + 1]
+    edges += [-1, -2] if info.min < 0 else [info.max - 1, 2]
+    x = np.array([edges, rng.integers(info.min, info.max, 8, dtype=dtype, endpoint=True)], dtype)
+    y = rng.integers(info.min, info.max, 8, dtype=dtype, endpoint=True)
+    y[:3] = [info.max, 0, info.min]
+    want = {"BitwiseAnd": np.bitwise_and(x, y), "BitwiseOr": np.bitwise_or(x, y), "BitwiseXor": np.bitwise_xor(x, y),
+            "BitwiseNot": np.invert(x)}[op]
+    elem = {np.int8: TensorProto.INT8, np.uint8: TensorProto.UINT8, np.int32: TensorProto.INT32,
+            np.uint32: TensorProto.UINT32, np.int64: TensorProto.INT64, np.uint64: TensorProto.UINT64}[dtype]
+    unary = op == "BitwiseNot"
+    inputs = [helper.make_tensor_value_info("A", elem, x.shape)]
+    if not unary:
+        inputs.append(helper.make_tensor_value_info("B", elem, y.shape))
+    graph = helper.make_graph([helper.make_node(op, ["A"] if unary else ["A", "B"], ["Y"])], "bitwise", inputs,
+                              [helper.make_tensor_value_info("Y", elem, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 8
+    return model, ({"A": x} if unary else {"A": x, "B": y}), {"Y": want}
+
+
 def inverse_trig_case(op):
     if op == "Atan":
         x = np.concatenate([np.linspace(-5, 5, 20001), np.logspace(-8, 8, 20001), -np.logspace(-8, 8, 20001),
@@ -865,6 +892,10 @@ def main():
     for dtype in (np.uint8, np.uint32, np.uint64):
         for direction in ("LEFT", "RIGHT"):
             cases.append((f"BitShift {np.dtype(dtype).name} {direction}", bit_shift_case(dtype, direction), True))
+    bit_rng = np.random.default_rng(7)  # its own: the other cases' inputs stay as they were
+    for dtype in (np.int8, np.uint8, np.int32, np.uint32, np.int64, np.uint64):
+        for op in ("BitwiseAnd", "BitwiseOr", "BitwiseXor", "BitwiseNot"):
+            cases.append((f"{op} {np.dtype(dtype).name}", bitwise_case(bit_rng, dtype, op), True))
     grams = [[[0], [2], [3]], [[0, 1], [1, 1], [3, 2], [2, 2]], [[0, 1, 2], [1, 1, 1]]]
     cases += [
         ("TfIdfVectorizer TF, lengths 1-3, skips up to 2, 2-D int64", tfidf_case(

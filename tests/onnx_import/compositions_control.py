@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""The ONNX import's control flow (If, Loop and Scan, lowered by inlining their bodies) against
-numpy: each case's expected values come from running the model's steps in Python here.
+"""The ONNX import's control flow (If, Loop and Scan, lowered by inlining their bodies) and
+sequences against numpy: each case's expected values come from running the model's steps in
+Python here.
 
 - If: a condition known only at run time (both branches run and where() takes each output;
   both values of the condition, float and bool outputs, branches that read the enclosing graph),
@@ -13,10 +14,17 @@ numpy: each case's expected values come from running the model's steps in Python
 - Scan: opset 9+ with two scan inputs (one reversed, scan_input_axes 1 and 0) and two scan
   outputs (scan_output_axes 1 and -1, one reversed); opset 8's batched form with directions and
   a sequence_lens of whole sequences.
+- Sequences (lists of operands known when the graph is built): SplitToSequence with keepdims 0,
+  by one size and by sizes, along axes 0 and 1; SequenceMap with a sequence and a tensor input
+  and two outputs (float and bool); ConcatFromSequence with and without new_axis (axis -1 and
+  0, 1); SequenceAt (-1 and 1), SequenceLength, SequenceInsert at the front, SequenceErase; a
+  sequence appended to in a Loop from SequenceEmpty; an If whose branch gives a sequence.
 - Refused: a loop whose condition is known only at run time, an If of branches of different
   shapes under a run-time condition, a subgraph that defines a name of its enclosing graph
   again, a loop with neither M nor a condition, a loop of 10^8 iterations (past the memory
-  budget), scan inputs of different lengths, a sequence_lens shorter than the sequence.
+  budget), scan inputs of different lengths, a sequence_lens shorter than the sequence; a sequence
+  as a graph output, ConcatFromSequence of an empty sequence, SequenceAt of a run-time position or
+  beyond the end, Add of a sequence, SplitToSequence into 2^20 pieces (past the memory budget).
 
 Usage: compositions_control.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
@@ -223,6 +231,99 @@ def scan8_case(rng, lens):
     return m, {"p0": p0, "x": x}, {"p": np.stack(ps), "items": np.stack(items)}
 
 
+def seq_info(name, elem):
+    return helper.make_value_info(name, helper.make_sequence_type_proto(helper.make_tensor_type_proto(elem, None)))
+
+
+def split_map_concat_case(rng):
+    # The rows of x (SplitToSequence, keepdims 0), each mapped to row * 2 + b and to row > 0
+    # (SequenceMap), stacked on a new last axis and concatenated on axis 0 (ConcatFromSequence).
+    x, b = rng.standard_normal((3, 4)).astype(np.float32), rng.standard_normal(4).astype(np.float32)
+    mapped = helper.make_graph(
+        [node("Mul", ["row", "two"], ["twice"]), node("Add", ["twice", "b"], ["out"]),
+         node("Greater", ["row", "zero"], ["positive"])], "map",
+        [info("row", F, [4]), info("bb", F, [4])],
+        [info("out", F, None), info("positive", B, None)], [const("two", np.float32(2)), const("zero", np.float32(0))])
+    m = model([node("SplitToSequence", ["x"], ["rows"], keepdims=0),
+               node("SequenceMap", ["rows", "b"], ["outs", "signs"], body=mapped),
+               node("ConcatFromSequence", ["outs"], ["stacked"], axis=-1, new_axis=1),
+               node("ConcatFromSequence", ["signs"], ["joined"], axis=0)],
+              [info("x", F, [3, 4]), info("b", F, [4])], ["stacked", "joined"])
+    m.graph.output[1].type.tensor_type.elem_type = B
+    return m, {"x": x, "b": b}, {"stacked": (x * 2.0 + b).T, "joined": (x > 0).reshape(12)}
+
+
+def split_pieces_case(rng):
+    # SplitToSequence into pieces of 2 (2, 2, 1) along axis 1; the last piece (SequenceAt -1), the
+    # length; pieces [1, 3] along axis 0, a tensor inserted in front, position 1 erased, the rest
+    # concatenated along axis 0.
+    x, y = rng.standard_normal((4, 5)).astype(np.float32), rng.standard_normal((2, 5)).astype(np.float32)
+    m = model([node("SplitToSequence", ["x", "two"], ["cols"], axis=1),
+               node("SequenceAt", ["cols", "minus_one"], ["last"]), node("SequenceLength", ["cols"], ["count"]),
+               node("SplitToSequence", ["x", "sizes"], ["parts"]),
+               node("SequenceInsert", ["parts", "y", "zero"], ["with_y"]),
+               node("SequenceErase", ["with_y", "one"], ["without"]),
+               node("ConcatFromSequence", ["without"], ["rest"], axis=0)],
+              [info("x", F, [4, 5]), info("y", F, [2, 5])], ["last", "count", "rest"],
+              [const("two", np.int64(2)), const("minus_one", np.int64(-1)), const("sizes", np.array([1, 3], np.int64)),
+               const("zero", np.int64(0)), const("one", np.int64(1))])
+    m.graph.output[1].type.tensor_type.elem_type = I64
+    return m, {"x": x, "y": y}, {"last": x[:, 4:5], "count": np.array(3, np.int64),
+                                 "rest": np.concatenate([y, x[1:4]])}
+
+
+def loop_append_case(rng):
+    # A list appended to in a loop (SequenceEmpty, SequenceInsert of x * i), stacked afterwards.
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    b = body([node("Identity", ["c"], ["c_out"]), node("Cast", ["i"], ["i_f"], to=F), node("Mul", ["x", "i_f"], ["xi"]),
+              node("SequenceInsert", ["acc_in", "xi"], ["acc_out"])],
+             [info("i", I64, []), info("c", B, []), seq_info("acc_in", F)], ["c_out"])
+    b.output.append(seq_info("acc_out", F))
+    m = model([node("SequenceEmpty", [], ["empty"], dtype=F), node("Loop", ["M", "", "empty"], ["acc"], body=b),
+               node("ConcatFromSequence", ["acc"], ["stacked"], axis=0, new_axis=1)],
+              [info("x", F, [2, 3])], ["stacked"], [const("M", np.int64(4))])
+    return m, {"x": x}, {"stacked": np.stack([x * float(i) for i in range(4)])}
+
+
+def if_sequences_case(rng):
+    # An If on a known condition whose branch gives a sequence (SequenceConstruct of three
+    # tensors), read by SequenceAt and ConcatFromSequence on axis 1.
+    a, b_in = rng.standard_normal((2, 2)).astype(np.float32), rng.standard_normal((2, 3)).astype(np.float32)
+    then_branch = body([node("SequenceConstruct", ["a", "b", "a"], ["three"])], [], [])
+    then_branch.output.append(seq_info("three", F))
+    else_branch = body([node("SequenceConstruct", ["b"], ["one"])], [], [])
+    else_branch.output.append(seq_info("one", F))
+    m = model([node("If", ["yes"], ["parts"], then_branch=then_branch, else_branch=else_branch),
+               node("SequenceAt", ["parts", "one_i"], ["middle"]),
+               node("ConcatFromSequence", ["parts"], ["wide"], axis=1)],
+              [info("a", F, [2, 2]), info("b", F, [2, 3])], ["middle", "wide"],
+              [const("yes", np.array(True)), const("one_i", np.int64(1))])
+    return m, {"a": a, "b": b_in}, {"middle": b_in, "wide": np.concatenate([a, b_in, a], axis=1)}
+
+
+def refused_sequence_cases():
+    x = np.ones((2, 3), np.float32)
+    split = [node("SplitToSequence", ["x"], ["rows"])]
+    out_seq = model(split, [info("x", F, [2, 3])], [])
+    out_seq.graph.output.append(seq_info("rows", F))
+    empty = model([node("SequenceEmpty", [], ["e"]), node("ConcatFromSequence", ["e"], ["y"], axis=0)],
+                  [info("x", F, [2, 3])], ["y"])
+    runtime_at = model(split + [node("SequenceAt", ["rows", "p"], ["y"])], [info("x", F, [2, 3]), info("p", I64, [])],
+                       ["y"])
+    added = model(split + [node("Add", ["rows", "x"], ["y"])], [info("x", F, [2, 3])], ["y"])
+    beyond = model(split + [node("SequenceAt", ["rows", "five"], ["y"])], [info("x", F, [2, 3])], ["y"],
+                   [const("five", np.int64(5))])
+    pieces = model([node("SplitToSequence", ["big"], ["bytes"]), node("SequenceLength", ["bytes"], ["n"])],
+                   [info("big", TensorProto.UINT8, [1 << 20])], ["n"])
+    return [("a sequence as a graph output", out_seq, {"x": x}, "is a sequence, where a tensor is needed"),
+            ("ConcatFromSequence of an empty sequence", empty, {"x": x}, "the sequence is empty"),
+            ("SequenceAt of a run-time position", runtime_at, {"x": x, "p": np.array(0, np.int64)},
+             "must be known when the graph is built"),
+            ("Add of a sequence", added, {"x": x}, "is a sequence, where Add takes a tensor"),
+            ("SequenceAt beyond the end", beyond, {"x": x}, "position 5 is outside [-2, 1]"),
+            ("SplitToSequence into 2^20 pieces", pieces, {"big": np.zeros(1 << 20, np.uint8)}, "1048576 pieces")]
+
+
 def refused_cases(rng):
     x = np.ones((2, 2), np.float32)
     runtime_cond = body([node("ReduceSum", ["v_in"], ["total"], keepdims=0), node("Less", ["total", "ten"], ["c_out"]),
@@ -278,8 +379,13 @@ def main():
              ("Scan opset 11, axes and directions", scan9_case(rng, 11), False),
              ("Scan opset 16, axes and directions", scan9_case(rng, 16), False),
              ("Scan opset 8, batch 2, directions", scan8_case(rng, None), False),
-             ("Scan opset 8, whole sequence_lens", scan8_case(rng, [3, 3]), False)]
-    refused = refused_cases(rng)
+             ("Scan opset 8, whole sequence_lens", scan8_case(rng, [3, 3]), False),
+             ("SplitToSequence, SequenceMap, ConcatFromSequence (new_axis and not)", split_map_concat_case(rng), False),
+             ("SplitToSequence by a size and by sizes, SequenceAt, Length, Insert, Erase", split_pieces_case(rng),
+              False),
+             ("A sequence appended to in a Loop, stacked", loop_append_case(rng), False),
+             ("An If giving a sequence", if_sequences_case(rng), False)]
+    refused = refused_cases(rng) + refused_sequence_cases()
     failed = check_refused(cli, work, backend, refused)
     cases = shard(cases)
     failed += check_cases(cli, work, backend, cases)

@@ -382,6 +382,7 @@ OperandId Importer::operand_of(const std::string& name, const std::string& where
   auto it = values_.find(name);
   if (it == values_.end()) data_error(where + " is used before it is defined");
   Value& v = it->second;
+  if (v.items) not_supported(where + " is a sequence, where a tensor is needed (WebNN has tensors only)");
   if (!v.id && v.desc.element_count() == 0u) not_supported(where + " is an empty tensor (WebNN has no empty tensors)");
   if (!v.id) {
     v.id = b_.add_constant(v.desc, *v.data, name);
@@ -844,8 +845,11 @@ void check_node_schema(const NodeCtx& ctx) {
   }
 }
 
-// The op types whose subgraph attributes the importer lowers (import_control.cpp).
-bool lowers_subgraphs(const std::string& op_type) { return op_type == "If" || op_type == "Loop" || op_type == "Scan"; }
+// The op types whose subgraph attributes the importer lowers (import_control.cpp,
+// import_sequence.cpp).
+bool lowers_subgraphs(const std::string& op_type) {
+  return op_type == "If" || op_type == "Loop" || op_type == "Scan" || op_type == "SequenceMap";
+}
 
 // Every value name `g` reads (its nodes' inputs, its outputs), its subgraphs' included.
 void for_each_read(const onnx::GraphProto& g, const std::function<void(const std::string&)>& f);
@@ -978,10 +982,16 @@ void lower_node(Importer& im, const onnx::NodeProto& node, int64_t opset) {
       ctx.invalid("output " + std::to_string(i) + " (\"" + out + "\") is already defined as " + *earlier +
                   " (an ONNX value is assigned once)");
   }
+  // Sequences (import-time lists of operands) go only where an operator takes one.
+  for (int i = 0; i < node.input_size(); ++i)
+    if (!node.input(i).empty() && im.has(node.input(i)) && im.value(node.input(i)).items &&
+        !takes_sequence(node.op_type(), size_t(i)))
+      ctx.unsupported("input " + std::to_string(i) + " (\"" + node.input(i) + "\") is a sequence, where " +
+                      node.op_type() + " takes a tensor");
   if (!lowers_subgraphs(node.op_type()))
     for (const auto& a : node.attribute())
       if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
-        ctx.unsupported("a subgraph attribute of an operator other than If, Loop and Scan");
+        ctx.unsupported("a subgraph attribute of an operator other than If, Loop, Scan and SequenceMap");
   const Lowering* lower = find_lowering(node.op_type());
   if (!lower) ctx.unsupported(unsupported_reason(node.op_type()));
   try {
@@ -1071,11 +1081,15 @@ Inlined inline_graph(const NodeCtx& c, const onnx::GraphProto& body, const std::
   for (int i = 0; i < body.input_size(); ++i) {
     const onnx::ValueInfoProto& vi = body.input(i);
     const Value& v = inputs[size_t(i)];
-    if (vi.has_type() && !vi.type().has_tensor_type())
-      c.unsupported(use + ": input \"" + vi.name() +
-                    "\" is not a tensor (sequences, maps and optionals are outside the WebNN specification)");
-    if (vi.has_type() && vi.type().tensor_type().elem_type() != 0) {
-      const onnx_types::ElemType declared = vi.type().tensor_type().elem_type();
+    const bool declared_sequence = vi.has_type() && vi.type().has_sequence_type();
+    if (vi.has_type() && !vi.type().has_tensor_type() && !declared_sequence)
+      c.unsupported(use + ": input \"" + vi.name() + "\" is a map or an optional (outside the WebNN specification)");
+    if (vi.has_type() && declared_sequence != bool(v.items))
+      c.invalid(use + ": input \"" + vi.name() + "\" is declared a " + (declared_sequence ? "sequence" : "tensor") +
+                " but is given a " + (v.items ? "sequence" : "tensor"));
+    const onnx::TypeProto* element = declared_sequence ? &vi.type().sequence_type().elem_type() : &vi.type();
+    if (vi.has_type() && element->has_tensor_type() && element->tensor_type().elem_type() != 0) {
+      const onnx_types::ElemType declared = element->tensor_type().elem_type();
       const onnx_types::ElemType given = v.is_bool ? onnx_types::kBool : onnx_type(v.desc.data_type);
       if (declared != given)
         c.invalid(use + ": input \"" + vi.name() + "\" is declared " + onnx_type_name(declared) + " but is given " +

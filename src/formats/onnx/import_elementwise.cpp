@@ -1,7 +1,7 @@
 // ONNX import: element-wise operators onto WebNN's element-wise operations (src/ops/elementwise.cpp):
 // arithmetic, casts, clamps and activations, and the functions WebNN lacks (hyperbolic and inverse
-// trigonometric functions, Mod, BitShift) as compositions of them. Identity and Dropout add no
-// operation.
+// trigonometric functions, Mod, BitShift, the bitwise operators) as compositions of them. Identity
+// and Dropout add no operation.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -297,6 +297,68 @@ void lower_bit_shift(const NodeCtx& c) {
   c.set_out(0, c.add(OpKind::kWhere, {wide, c.scalar(t, 0), c.add(OpKind::kDiv, {c.operand(0), divisor})}));
 }
 
+// BitwiseAnd, BitwiseOr, BitwiseXor and BitwiseNot (opset 18; WebNN has no bit operations) as
+// arithmetic on each bit. A new last axis as wide as the type holds bit k of each element,
+// x / 2^k − 2 · (x / 2^(k+1)) by unsigned division, which truncates; the bits combine as a · b,
+// a + b − a · b, a + b − 2 · a · b or 1 − a, and their sum weighted by 2^k (no two weights overlap,
+// so the sum never carries) is the result. Signed types are cast to the unsigned type of their
+// width and back, which WebNN's cast wraps (−1 of int8 is 255 of uint8, the spec's own example);
+// 8-bit values are summed as uint32 (reduceSum takes no 8-bit type). The bits take the type's
+// width times the input's memory at run time.
+void lower_bitwise(const NodeCtx& c) {
+  const DataType t = c.type(0);
+  const std::string& op = c.op_type();
+  const bool unary = op == "BitwiseNot";
+  if (!unary && c.type(1) != t) c.invalid("A and B must have one type");
+  DataType work = DataType::kUint32;  // the unsigned type the bits are taken in
+  uint32_t bits = 32;
+  switch (t) {
+    case DataType::kInt8:
+    case DataType::kUint8:
+      bits = 8;
+      break;
+    case DataType::kInt32:
+    case DataType::kUint32:
+      break;
+    case DataType::kInt64:
+    case DataType::kUint64:
+      work = DataType::kUint64;
+      bits = 64;
+      break;
+    default:
+      c.unsupported(op + " of " + onnx_type_name(onnx_type(t)) + " (integer types only)");
+  }
+  std::vector<int64_t> powers(bits);  // 2^k, as the work type's bits
+  for (uint32_t k = 0; k < bits; ++k) powers[k] = int64_t(uint64_t{1} << k);
+  const OperandId weights = c.constant({work, {bits}}, bytes_of_int64s(work, powers));
+  const OperandId two = c.scalar(work, 2);
+  // Bit k of input i along a new last axis (0 or 1, of the work type).
+  auto bits_of = [&](size_t i) {
+    OperandId x = c.operand(i);
+    if (t == DataType::kInt8) x = c.cast(x, DataType::kUint8);  // wraps, then widens exactly
+    x = c.cast(x, work);
+    Shape shape = c.desc_of(x).shape;
+    shape.push_back(1);
+    const OperandId quotient = c.add(OpKind::kDiv, {c.reshape(x, shape), weights});
+    const OperandId half = c.add(OpKind::kDiv, {quotient, two});
+    return c.add(OpKind::kSub, {quotient, c.add(OpKind::kMul, {half, two})});
+  };
+  const OperandId a = bits_of(0);
+  const OperandId r = [&] {
+    if (unary) return c.add(OpKind::kSub, {c.scalar(work, 1), a});
+    const OperandId b = bits_of(1), both = c.add(OpKind::kMul, {a, b});
+    if (op == "BitwiseAnd") return both;
+    const OperandId sum = c.add(OpKind::kAdd, {a, b});
+    if (op == "BitwiseOr") return c.add(OpKind::kSub, {sum, both});
+    return c.add(OpKind::kSub, {sum, c.add(OpKind::kMul, {both, two})});  // BitwiseXor
+  }();
+  ReduceAttrs sum;
+  sum.axes = std::vector<uint32_t>{uint32_t(c.desc_of(r).shape.size() - 1)};
+  OperandId out = c.add(OpKind::kReduceSum, {c.add(OpKind::kMul, {r, weights})}, sum);
+  if (t == DataType::kInt8) out = c.cast(c.cast(out, DataType::kUint8), DataType::kInt8);
+  c.set_out(0, c.cast(out, t));
+}
+
 void lower_dropout(const NodeCtx& c) {
   if (c.opset >= 12 && c.has_input(2)) {
     if (!c.is_const(2) || c.const_ints(2, "training_mode").at(0) != 0)
@@ -364,6 +426,10 @@ Lowerings elementwise_lowerings() {
       {"Mean", lower_mean},
       {"Mod", lower_mod},
       {"BitShift", lower_bit_shift},
+      {"BitwiseAnd", lower_bitwise},
+      {"BitwiseOr", lower_bitwise},
+      {"BitwiseXor", lower_bitwise},
+      {"BitwiseNot", lower_bitwise},
       {"Cast", lower_cast},
       {"CastLike", lower_cast_like},
       {"Clip", lower_clip},

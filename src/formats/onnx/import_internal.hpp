@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -36,6 +37,10 @@ struct Value {
   // A small run-time value computed from graph inputs (shape-like arithmetic on them): the first
   // such input, named when the value is needed at build time (freezing it may fold the value).
   std::string source_input;
+  // An ONNX sequence, whose length and positions are known when the graph is built
+  // (import_sequence.cpp): its items, each with its operand; null for a tensor. A sequence's
+  // desc.data_type and is_bool are its items' type, its desc.shape is empty.
+  std::shared_ptr<const std::vector<Value>> items;
 };
 
 using onnx_types::is_signed_int_type;
@@ -189,6 +194,10 @@ bool fold_out(const NodeCtx& c, size_t i, const OperandDescriptor& out, OpKind k
 // A binary element-wise operation (arithmetic, or a comparison when `to_bool`) of two small
 // constants of one type, folded into output 0; false when the node is not such a fold.
 bool fold_binary(const NodeCtx& c, OpKind kind, bool to_bool = false);
+
+// Whether input `i` of `op_type` may be a sequence (import_sequence.cpp): the sequence operators',
+// Identity's, SequenceMap's and a Loop's carried values.
+bool takes_sequence(std::string_view op_type, size_t i);
 
 // ---- The lowering table (import_lowerings.cpp; the lowerings are in import_<family>.cpp) ----
 using Lowering = std::function<void(const NodeCtx&)>;

@@ -18,6 +18,7 @@ void lower_pair(const NodeCtx& c, const OnnxOpPair& pair) {
     case OnnxForm::kUnary:
       return lower_unary(c, pair.kind);
     case OnnxForm::kPassThrough:
+      if (c.in(0).items) return c.set_value_out(0, c.in(0));  // Identity of a sequence
       return reshaped(c, c.desc(0).shape);
     case OnnxForm::kBinary:
       return lower_binary(c, pair.kind);
@@ -49,7 +50,7 @@ const std::unordered_map<std::string_view, Lowering>& lowerings() {
          {elementwise_lowerings(), logical_lowerings(), conv_lowerings(), pool_lowerings(), normalization_lowerings(),
           matmul_lowerings(), reduction_lowerings(), shape_lowerings(), gather_lowerings(), resample_lowerings(),
           recurrent_lowerings(), quantization_lowerings(), signal_lowerings(), constant_lowerings(), loss_lowerings(),
-          text_lowerings(), control_lowerings()})
+          text_lowerings(), control_lowerings(), sequence_lowerings()})
       for (const NamedLowering& row : family) add(row.op_type, row.lower);
     return t;
   }();
@@ -81,21 +82,9 @@ std::string unsupported_reason(std::string_view op) {
       {"Adam", "training operators are outside the WebNN specification"},
       {"Momentum", "training operators are outside the WebNN specification"},
       {"Gradient", "training operators are outside the WebNN specification"},
-      {"SequenceConstruct", "sequences are outside the WebNN specification"},
-      {"SequenceInsert", "sequences are outside the WebNN specification"},
-      {"SequenceAt", "sequences are outside the WebNN specification"},
-      {"SequenceEmpty", "sequences are outside the WebNN specification"},
-      {"SequenceErase", "sequences are outside the WebNN specification"},
-      {"SequenceLength", "sequences are outside the WebNN specification"},
-      {"SplitToSequence", "sequences are outside the WebNN specification"},
-      {"ConcatFromSequence", "sequences are outside the WebNN specification"},
       {"Optional", "optionals are outside the WebNN specification"},
       {"OptionalHasElement", "optionals are outside the WebNN specification"},
       {"OptionalGetElement", "optionals are outside the WebNN specification"},
-      {"BitwiseAnd", "WebNN has no bit operations"},
-      {"BitwiseOr", "WebNN has no bit operations"},
-      {"BitwiseXor", "WebNN has no bit operations"},
-      {"BitwiseNot", "WebNN has no bit operations"},
   };
   auto it = reasons.find(op);
   if (it != reasons.end()) return it->second;

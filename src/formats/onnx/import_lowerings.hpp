@@ -4,9 +4,9 @@
 // import_matmul.cpp, import_reduction.cpp, import_shape.cpp, import_gather.cpp,
 // import_resample.cpp, import_recurrent.cpp, import_quantization.cpp) or, where WebNN has no such
 // family, after what its operators do (import_signal.cpp, import_constant.cpp, import_loss.cpp,
-// import_text.cpp, import_control.cpp: If, Loop and Scan, by inlining their subgraphs). Each file
-// lists its ONNX op types with their lowerings; import_lowerings.cpp gathers the lists into the
-// one table.
+// import_text.cpp, import_control.cpp: If, Loop and Scan, by inlining their subgraphs;
+// import_sequence.cpp: sequences as lists of operands). Each file lists its ONNX op types with
+// their lowerings; import_lowerings.cpp gathers the lists into the one table.
 #pragma once
 
 #include <cstdint>
@@ -46,6 +46,7 @@ Lowerings constant_lowerings();
 Lowerings loss_lowerings();
 Lowerings text_lowerings();
 Lowerings control_lowerings();
+Lowerings sequence_lowerings();
 
 // ---- The one-to-one operators (op_map.def), by form: import_lowerings.cpp registers each ----
 // import_elementwise.cpp
