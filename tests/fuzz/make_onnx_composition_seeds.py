@@ -2,10 +2,10 @@
 has no model of: RNN activations with alpha and beta, an antialiased Resize with axes and
 keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in 1-D and 3-D, GRU, LSTM and RNN
 with short sequence_lens (known at import and given at run time), control flow (If on a run-time
-condition, nested Loops with an If, Scan in both forms), sequences (SplitToSequence, SequenceMap,
-ConcatFromSequence, a sequence appended to in a Loop) and the bitwise operators. The models are
-the cases of tests/onnx_import/compositions*.py. scripts/fuzz.sh runs it with Debian's python3
-(onnx 1.12).
+condition, nested Loops with an If, a Loop masked by a run-time condition, Scan in both forms),
+sequences (SplitToSequence, SequenceMap, ConcatFromSequence, a sequence appended to in a Loop) and
+the bitwise operators. The models are the cases of tests/onnx_import/compositions*.py.
+scripts/fuzz.sh runs it with Debian's python3 (onnx 1.12).
 
 Usage: make_onnx_composition_seeds.py OUT_DIR"""
 import sys
@@ -42,6 +42,7 @@ def main():
         "if_runtime": F.if_runtime_case(rng, True),
         "loop_nested_if": F.loop_nested_case(rng),
         "loop_while": F.loop_while_case(rng, 10),
+        "loop_masked": F.loop_masked_case(rng, True),
         "scan_axes": F.scan9_case(rng, 16),
         "scan_batched": F.scan8_case(rng, [3, 3]),
         "sequence_map": F.split_map_concat_case(rng),

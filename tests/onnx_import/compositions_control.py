@@ -8,7 +8,8 @@ Python here.
   a known condition whose branches give different shapes, an If nested in a branch.
 - Loop: a for loop (M, no condition) with loop-carried values and scan outputs, a while loop
   (a condition the body computes from the iteration number), M and a condition ending the loop
-  early, M = 0 (the initial values pass through), a carried value that grows each iteration, a loop
+  early, M with a condition known only at run time (the iterations masked; true and false from
+  the start), M = 0 (the initial values pass through), a carried value that grows each iteration, a loop
   nested in a loop whose body reads the outer body's iteration number, an initializer in the body
   and an If in the body choosing its branch by the iteration number.
 - Scan: opset 9+ with two scan inputs (one reversed, scan_input_axes 1 and 0) and two scan
@@ -19,12 +20,14 @@ Python here.
   and two outputs (float and bool); ConcatFromSequence with and without new_axis (axis -1 and
   0, 1); SequenceAt (-1 and 1), SequenceLength, SequenceInsert at the front, SequenceErase; a
   sequence appended to in a Loop from SequenceEmpty; an If whose branch gives a sequence.
-- Refused: a loop whose condition is known only at run time, an If of branches of different
+- Refused: a loop whose condition is known only at run time and that has no M, one that also has
+  scan outputs, an If of branches of different
   shapes under a run-time condition, a subgraph that defines a name of its enclosing graph
   again, a loop with neither M nor a condition, a loop of 10^8 iterations (past the memory
   budget), scan inputs of different lengths, a sequence_lens shorter than the sequence; a sequence
-  as a graph output, ConcatFromSequence of an empty sequence, SequenceAt of a run-time position or
-  beyond the end, Add of a sequence, SplitToSequence into 2^20 pieces (past the memory budget).
+  as a graph output, a sequence carried by a Loop of a run-time condition, ConcatFromSequence of an
+  empty sequence, SequenceAt of a run-time position or beyond the end, Add of a sequence,
+  SplitToSequence into 2^20 pieces (past the memory budget).
 
 Usage: compositions_control.py WEBNN_CLI WORK_DIR BACKEND. Exits 77 without python3-onnx.
 """
@@ -131,6 +134,27 @@ def loop_while_case(rng, trips):
         steps.append(x * (i + 1.0))
         v = v + steps[-1]
     return m, {"x": x, "v0": v0}, {"v": v, "steps": np.stack(steps)}
+
+
+def loop_masked_case(rng, go):
+    # A while loop bounded by M = 6 whose condition is known only at run time: v = v * 0.5 + x
+    # while sum(v) < limit (a graph input), starting from the run-time condition `go`.
+    x = np.abs(rng.standard_normal(3)).astype(np.float32) + 0.5
+    v0 = np.zeros(3, np.float32)
+    limit = np.float32(1.6 * x.sum())  # 3 iterations: sums of 1, 1.5 and 1.75 times x.sum()
+    b = body([node("Mul", ["v_in", "half"], ["halved"]), node("Add", ["halved", "x"], ["v_out"]),
+              node("ReduceSum", ["v_out"], ["total"], keepdims=0), node("Less", ["total", "limit"], ["cond_out"])],
+             [info("i", I64, []), info("c", B, []), info("v_in", F, [3])], ["cond_out", "v_out"],
+             [const("half", np.float32(0.5))])
+    m = model([node("Loop", ["M", "go", "v0"], ["v"], body=b)],
+              [info("x", F, [3]), info("v0", F, [3]), info("limit", F, []), info("go", B, [])], ["v"],
+              [const("M", np.int64(6))])
+    v, i, cond = v0.astype(np.float64), 0, go
+    while i < 6 and cond:
+        v = v * 0.5 + x
+        cond = v.sum() < limit
+        i += 1
+    return m, {"x": x, "v0": v0, "limit": np.array(limit), "go": np.array(go, np.uint8)}, {"v": v}
 
 
 def loop_zero_case(rng):
@@ -315,7 +339,12 @@ def refused_sequence_cases():
                    [const("five", np.int64(5))])
     pieces = model([node("SplitToSequence", ["big"], ["bytes"]), node("SequenceLength", ["bytes"], ["n"])],
                    [info("big", TensorProto.UINT8, [1 << 20])], ["n"])
+    masked = loop_append_case(np.random.default_rng(0))[0]  # its Loop given a run-time condition
+    masked.graph.node[1].input[1] = "go"
+    masked.graph.input.append(info("go", B, []))
     return [("a sequence as a graph output", out_seq, {"x": x}, "is a sequence, where a tensor is needed"),
+            ("a sequence carried by a Loop of a run-time condition", masked,
+             {"x": x, "go": np.array(1, np.uint8)}, "is a sequence, which a loop whose condition"),
             ("ConcatFromSequence of an empty sequence", empty, {"x": x}, "the sequence is empty"),
             ("SequenceAt of a run-time position", runtime_at, {"x": x, "p": np.array(0, np.int64)},
              "must be known when the graph is built"),
@@ -338,6 +367,12 @@ def refused_cases(rng):
     shadow = model([node("If", ["c"], ["v"], then_branch=body([node("Neg", ["x"], ["x"])], [], ["x"]),
                          else_branch=body([node("Abs", ["x"], ["a"])], [], ["a"]))],
                    [info("c", B, []), info("x", F, [2, 2])], ["v"])
+    masked_scan = body([node("Identity", ["v_in"], ["v_out"]), node("ReduceSum", ["v_in"], ["t"], keepdims=0),
+                        node("Less", ["t", "ten"], ["c_out"]), node("Identity", ["v_in"], ["scan"])],
+                       [info("i", I64, []), info("c", B, []), info("v_in", F, [2, 2])], ["c_out", "v_out", "scan"],
+                       [const("ten", np.float32(10))])
+    scans_runtime = model([node("Loop", ["M", "go", "x"], ["v", "scans"], body=masked_scan)], [info("x", F, [2, 2])],
+                          ["v", "scans"], [const("go", np.array(True)), const("M", np.int64(3))])
     pass_through = body([node("Identity", ["c"], ["c_out"]), node("Identity", ["v_in"], ["v_out"])],
                         [info("i", I64, []), info("c", B, []), info("v_in", F, [2, 2])], ["c_out", "v_out"])
     endless = model([node("Loop", ["", "", "x"], ["v"], body=pass_through)], [info("x", F, [2, 2])], ["v"])
@@ -354,6 +389,8 @@ def refused_cases(rng):
             ("If whose branch defines the enclosing graph's name again", shadow, c,
              "is already defined by an enclosing graph"),
             ("Loop with neither M nor a condition", endless, {"x": x}, "the loop never ends"),
+            ("Loop with a run-time condition and scan outputs", scans_runtime, {"x": x},
+             "scan outputs would have a length known only at run time"),
             ("Loop of 10^8 iterations", huge, {"x": x}, "memory budget"),
             ("Scan inputs of different lengths", lengths, {"s0": np.zeros(2, np.float32), "a": np.zeros((3, 2), np.float32),
                                                           "b": np.zeros((4, 2), np.float32)}, "items along its axis"),
@@ -374,6 +411,8 @@ def main():
              ("Loop with M = 2 and a condition", loop_while_case(rng, 2), False),
              ("Loop with M = 10 ended early by its condition", loop_while_case(rng, 10), False),
              ("Loop with M = 0", loop_zero_case(rng), False),
+             ("Loop with M and a run-time condition (masked iterations)", loop_masked_case(rng, True), False),
+             ("Loop with M and a run-time condition false from the start", loop_masked_case(rng, False), False),
              ("Loop whose carried value grows", loop_growing_case(rng), False),
              ("Loop in a Loop, reading the outer body's values, with an If", loop_nested_case(rng), False),
              ("Scan opset 11, axes and directions", scan9_case(rng, 11), False),

@@ -639,6 +639,29 @@ TEST(OnnxHardening, ALoopIsUnrolledWithinTheBudgetOrRefusedBeforeItStarts) {
   EXPECT_EQ(count_ops(*loop_model(3, adding_body("b_", 4)).import(), OpKind::kAdd), 15u);  // 3 x (4 + 1)
 }
 
+TEST(OnnxHardening, ALoopWhoseConditionIsKnownOnlyAtRunTimeIsMaskedOrRefused) {
+  // The condition a graph input: each of the 3 iterations runs, its carried value taken by where.
+  Model m = loop_model(3, adding_body("b_"));
+  m.input("go", kOnnxBool, {});
+  m.g->mutable_node(0)->set_input(1, "go");
+  auto g = m.import();
+  EXPECT_EQ(count_ops(*g, OpKind::kAdd), 3u);
+  EXPECT_EQ(count_ops(*g, OpKind::kWhere), 3u);
+  // A carried value that grows cannot be masked; without M the condition must be known (frozen).
+  Model grows = adding_body("b_");
+  grows.g->mutable_node(1)->set_op_type("Concat");
+  onnx_attr_i(grows.g->mutable_node(1), "axis", 0);
+  Model growing = loop_model(3, grows);
+  growing.input("go", kOnnxBool, {});
+  growing.g->mutable_node(0)->set_input(1, "go");
+  expect_error([&] { growing.import(); }, {"iteration 0: loop-carried value 0 goes from float32[4] to float32[8]"},
+               ErrorKind::kNotSupportedError);
+  m.g->mutable_node(0)->set_input(0, "");
+  expect_error([&] { m.import(); },
+               {"the condition (input \"go\") must be known when the graph is built", "--freeze go=FILE.npy"},
+               ErrorKind::kNotSupportedError);
+}
+
 TEST(OnnxHardening, ASubgraphDefinesNoNameOfAnEnclosingGraph) {
   Model body = adding_body("b_");
   body.g->mutable_node(1)->set_output(0, "y");  // the enclosing graph's output

@@ -105,8 +105,9 @@ void lower_if(const NodeCtx& c) {
   }
 }
 
-// Loop (opsets 1 to 16): M and cond known when the graph is built, and the body's condition too
-// when cond is given; each iteration is one use of the body.
+// Loop (opsets 1 to 16): each iteration is one use of the body. With M known, a condition known
+// only at run time (given, or computed by the body) masks the iterations from there on; without M
+// the conditions must be known when the graph is built.
 void lower_loop(const NodeCtx& c) {
   const onnx::GraphProto& body = graph_attr(c, "body");
   const size_t carried = c.input_count() > 2 ? c.input_count() - 2 : 0;
@@ -128,15 +129,32 @@ void lower_loop(const NodeCtx& c) {
   }
   bool go = true;
   const bool conditional = c.has_input(1);
+  // Once the loop's condition is known only at run time, each iteration left runs masked: its
+  // carried values are where(active, new, old), and active is the running and of the conditions.
+  std::optional<OperandId> active;
+  auto mask_from_here = [&](const std::string& use, OperandId condition) {
+    if (!trips)
+      c.unsupported(use +
+                    "the loop's condition is known only at run time and it has no trip count M (the "
+                    "number of iterations must be bounded when the graph is built)");
+    if (scans)
+      c.unsupported(use + "the loop's condition is known only at run time, so its " + std::to_string(scans) +
+                    " scan outputs would have a length known only at run time");
+    const OperandId k = c.reshape(condition, {});
+    active = active ? c.add(OpKind::kLogicalAnd, {*active, k}) : k;
+  };
   if (conditional) {
-    const std::vector<int64_t> k = c.const_ints(1, "the condition");
-    if (k.size() != 1) c.invalid("the condition has " + std::to_string(k.size()) + " elements, not one");
-    go = k[0] != 0;
+    const Value& k = c.in(1);
+    if (k.desc.element_count() != 1u) c.invalid("the condition is " + k.desc.to_string() + ", not one element");
+    if (trips && !k.data)
+      mask_from_here("", c.operand(1));
+    else
+      go = c.const_ints(1, "the condition").at(0) != 0;
   }
   if (!trips && !conditional) c.unsupported("it has neither a trip count nor a condition: the loop never ends");
 
   // A loop of a known length is checked against the memory budget before it is unrolled.
-  if (trips && !conditional && *trips > 0)
+  if (trips && (!conditional || active) && *trips > 0)
     c.im.reserve(inlining_bytes(body, uint64_t(*trips)), 0, c.where(),
                  std::to_string(*trips) + " iterations of a body of " + std::to_string(node_count(body)) + " nodes");
   std::vector<Value> state;
@@ -144,22 +162,39 @@ void lower_loop(const NodeCtx& c) {
   std::vector<std::vector<OperandId>> stacked(scans);
   std::vector<bool> scan_bool(scans);
   for (int64_t i = 0; go && (!trips || i < *trips); ++i) {
-    std::vector<Value> bound = {known_scalar(DataType::kInt64, i), known_scalar(DataType::kUint8, 1, true)};
+    std::vector<Value> bound = {known_scalar(DataType::kInt64, i),
+                                active ? operand_value(c, *active, true) : known_scalar(DataType::kUint8, 1, true)};
     bound.insert(bound.end(), state.begin(), state.end());
     const std::string use = "iteration " + std::to_string(i);
     Inlined out = inline_graph(c, body, bound, use);
-    if (conditional) {
-      const Value& k = out.value(0);
-      if (!k.data)
-        c.unsupported(use +
-                      ": the condition the body computes is known only at run time (the number of "
-                      "iterations must be known when the graph is built)");
-      go = known_truth(c, k, use + ": the condition the body computes");
+    for (size_t j = 0; j < carried; ++j) {
+      if (!active) {
+        state[j] = out.value(1 + j);
+        continue;
+      }
+      const Value& now = out.value(1 + j);
+      if (now.items || state[j].items)
+        c.unsupported(use + ": loop-carried value " + std::to_string(j) +
+                      " is a sequence, which a loop whose condition is known only at run time cannot take");
+      if (!(now.desc == state[j].desc) || now.is_bool != state[j].is_bool)
+        c.unsupported(use + ": loop-carried value " + std::to_string(j) + " goes from " + state[j].desc.to_string() +
+                      " to " + now.desc.to_string() +
+                      ", which a loop whose condition is known only at run time cannot take");
+      const OperandId old = state[j].id ? *state[j].id : c.constant(state[j].desc, *state[j].data);
+      state[j] = operand_value(c, c.add(OpKind::kWhere, {*active, out.operand(1 + j), old}), now.is_bool);
     }
-    for (size_t j = 0; j < carried; ++j) state[j] = out.value(1 + j);
     for (size_t k = 0; k < scans; ++k) {
       stacked[k].push_back(out.operand(1 + carried + k));
       scan_bool[k] = out.value(1 + carried + k).is_bool;
+    }
+    if (conditional) {
+      const Value& k = out.value(0);
+      if (k.desc.element_count() != 1u)
+        c.invalid(use + ": the condition the body computes is " + k.desc.to_string() + ", not one element");
+      if (!active && k.data)
+        go = known_truth(c, k, use + ": the condition the body computes");
+      else
+        mask_from_here(use + ": ", out.operand(0));
     }
   }
   for (size_t j = 0; j < carried; ++j) c.set_value_out(j, state[j]);
