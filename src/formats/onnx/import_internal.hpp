@@ -206,7 +206,7 @@ const Lowering* find_lowering(std::string_view op_type);
 // Why an op type with no lowering is not supported.
 std::string unsupported_reason(std::string_view op_type);
 
-// ---- Subgraphs (import.cpp; If, Loop and Scan in import_control.cpp) ----
+// ---- Subgraphs (import.cpp; If, Loop and Scan in import_control.cpp, SequenceMap in import_sequence.cpp) ----
 // The outputs of one use of a subgraph, each defined in the value table under a name of its own
 // until this is destroyed.
 class Inlined {
