@@ -16,7 +16,7 @@ Python here.
   outputs (scan_output_axes 1 and -1, one reversed); opset 8's batched form with directions and
   a sequence_lens of whole sequences.
 - Sequences (lists of operands known when the graph is built): SplitToSequence with keepdims 0,
-  by one size and by sizes, along axes 0 and 1; SequenceMap with a sequence and a tensor input
+  by one size and by sizes, along axes 0 and 1, by a size of 2^63 - 1 (one piece); SequenceMap with a sequence and a tensor input
   and two outputs (float and bool); ConcatFromSequence with and without new_axis (axis -1 and
   0, 1); SequenceAt (-1 and 1), SequenceLength, SequenceInsert at the front, SequenceErase; a
   sequence appended to in a Loop from SequenceEmpty; an If whose branch gives a sequence.
@@ -296,6 +296,15 @@ def split_pieces_case(rng):
                                  "rest": np.concatenate([y, x[1:4]])}
 
 
+def split_whole_case(rng):
+    # A split size of 2^63 - 1: one piece, the whole input (the piece count must not overflow).
+    x = rng.standard_normal((2, 3)).astype(np.float32)
+    m = model([node("SplitToSequence", ["x", "huge"], ["pieces"], axis=1),
+               node("ConcatFromSequence", ["pieces"], ["y"], axis=0)],
+              [info("x", F, [2, 3])], ["y"], [const("huge", np.int64(2**63 - 1))])
+    return m, {"x": x}, {"y": x}
+
+
 def loop_append_case(rng):
     # A list appended to in a loop (SequenceEmpty, SequenceInsert of x * i), stacked afterwards.
     x = rng.standard_normal((2, 3)).astype(np.float32)
@@ -423,6 +432,7 @@ def main():
              ("SplitToSequence by a size and by sizes, SequenceAt, Length, Insert, Erase", split_pieces_case(rng),
               False),
              ("A sequence appended to in a Loop, stacked", loop_append_case(rng), False),
+             ("SplitToSequence by a size of 2^63 - 1 (one piece)", split_whole_case(rng), False),
              ("An If giving a sequence", if_sequences_case(rng), False)]
     refused = refused_cases(rng) + refused_sequence_cases()
     failed = check_refused(cli, work, backend, refused)

@@ -115,7 +115,9 @@ void lower_split_to_sequence(const NodeCtx& c) {
   if (one_size && split.at(0) <= 0) c.invalid("split " + std::to_string(split[0]) + " is not a positive size");
   // Each piece is an operation the builder holds: charged as a node of an inlined body is, before
   // any is made (a split of 2^31 pieces is refused, not attempted).
-  const uint64_t pieces = !c.has_input(1) ? length : one_size ? (length + split[0] - 1) / split[0] : split.size();
+  const uint64_t pieces = !c.has_input(1) ? length
+                          : one_size      ? (split[0] >= length ? 1 : (length + split[0] - 1) / split[0])
+                                          : split.size();
   c.im.charge_built(pieces * kInlinedNodeBytes, c.where(), std::to_string(pieces) + " pieces");
   std::vector<uint32_t> sizes;
   bool squeeze = false;
