@@ -35,40 +35,15 @@ Value known_scalar(DataType type, int64_t x, bool is_bool = false) {
   return v;
 }
 
-// Operand `id` as a value, with its bytes when they are known at import (a slice of a known
-// integer tensor, folded as it was added).
-Value operand_value(const NodeCtx& c, OperandId id, bool is_bool) {
-  Value v;
-  v.desc = c.desc_of(id);
-  v.is_bool = is_bool;
-  v.id = id;
-  if (const BufferRef* known = c.im.known(id)) v.data = *known;
-  return v;
-}
-
-// The items (of one shape) stacked along a new axis `axis` of the result.
-OperandId stack(const NodeCtx& c, const std::vector<OperandId>& items, uint32_t axis) {
-  std::vector<OperandId> parts;
-  for (OperandId id : items) {
-    Shape shape = c.desc_of(id).shape;
-    shape.insert(shape.begin() + axis, 1);
-    parts.push_back(c.reshape(id, shape));
-  }
-  return parts.size() == 1 ? parts[0] : c.add(OpKind::kConcat, parts, ConcatAttrs{axis});
-}
-
 // Item `index` along `axis` of `x`, without that axis.
 OperandId item(const NodeCtx& c, OperandId x, uint32_t axis, uint32_t index) {
-  const Shape& shape = c.desc_of(x).shape;
-  SliceAttrs slice;
-  slice.starts.assign(shape.size(), 0);
-  slice.starts[axis] = index;
-  slice.sizes = shape;
-  slice.sizes[axis] = 1;
-  Shape without = shape;
+  Shape without = c.desc_of(x).shape;
   without.erase(without.begin() + axis);
-  return c.reshape(c.add(OpKind::kSlice, {x}, slice), without);
+  return c.reshape(slice_axis(c, x, axis, index, 1), without);
 }
+
+// The operand of a value that has one, else a constant of its bytes.
+OperandId operand_of(const NodeCtx& c, const Value& v) { return v.id ? *v.id : c.constant(v.desc, *v.data); }
 
 void check_outputs(const NodeCtx& c, const Inlined& out, size_t expected, const std::string& what) {
   if (out.size() != expected)
@@ -180,8 +155,8 @@ void lower_loop(const NodeCtx& c) {
         c.unsupported(use + ": loop-carried value " + std::to_string(j) + " goes from " + state[j].desc.to_string() +
                       " to " + now.desc.to_string() +
                       ", which a loop whose condition is known only at run time cannot take");
-      const OperandId old = state[j].id ? *state[j].id : c.constant(state[j].desc, *state[j].data);
-      state[j] = operand_value(c, c.add(OpKind::kWhere, {*active, out.operand(1 + j), old}), now.is_bool);
+      state[j] =
+          operand_value(c, c.add(OpKind::kWhere, {*active, out.operand(1 + j), operand_of(c, state[j])}), now.is_bool);
     }
     for (size_t k = 0; k < scans; ++k) {
       stacked[k].push_back(out.operand(1 + carried + k));
@@ -351,7 +326,7 @@ void lower_scan(const NodeCtx& c) {
     Scanned r = scan_steps(c, body, item_state, item_inputs, zeros_in, dirs, zeros_out, zeros_out,
                            "batch " + std::to_string(b) + ", ");
     for (size_t j = 0; j < states; ++j) {
-      final_state[j].push_back(r.state[j].id ? *r.state[j].id : c.constant(r.state[j].desc, *r.state[j].data));
+      final_state[j].push_back(operand_of(c, r.state[j]));
       state_bool[j] = r.state[j].is_bool;
     }
     for (size_t k = 0; k < scan_outputs; ++k) {
@@ -364,6 +339,25 @@ void lower_scan(const NodeCtx& c) {
 }
 
 }  // namespace
+
+Value operand_value(const NodeCtx& c, OperandId id, bool is_bool) {
+  Value v;
+  v.desc = c.desc_of(id);
+  v.is_bool = is_bool;
+  v.id = id;
+  if (const BufferRef* known = c.im.known(id)) v.data = *known;
+  return v;
+}
+
+OperandId stack(const NodeCtx& c, const std::vector<OperandId>& items, uint32_t axis) {
+  std::vector<OperandId> parts;
+  for (OperandId id : items) {
+    Shape shape = c.desc_of(id).shape;
+    shape.insert(shape.begin() + axis, 1);
+    parts.push_back(c.reshape(id, shape));
+  }
+  return parts.size() == 1 ? parts[0] : c.add(OpKind::kConcat, parts, ConcatAttrs{axis});
+}
 
 Lowerings control_lowerings() {
   static constexpr NamedLowering kLowerings[] = {

@@ -113,6 +113,14 @@ void check_const_indices(const NodeCtx& c, size_t i, const std::function<uint32_
 // allocated at import (ConstantOfShape, Dropout's mask).
 void set_filled_out(const NodeCtx& c, size_t i, const OperandDescriptor& desc, const BufferRef& one, bool is_bool);
 
+// import_control.cpp
+// Operand `id` as a value, with its bytes when they are known at import (a slice of a known
+// integer tensor, folded as it was added).
+Value operand_value(const NodeCtx& c, OperandId id, bool is_bool);
+// The items (of one shape) stacked along a new axis `axis` of the result (Loop's and Scan's scan
+// outputs, ConcatFromSequence with new_axis).
+OperandId stack(const NodeCtx& c, const std::vector<OperandId>& items, uint32_t axis);
+
 // import_signal.cpp
 // NotSupportedError unless input i is float32 or float16.
 void require_float(const NodeCtx& c, size_t i);

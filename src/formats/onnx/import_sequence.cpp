@@ -140,26 +140,13 @@ void lower_split_to_sequence(const NodeCtx& c) {
         c.invalid("split sums to " + std::to_string(total) + ", the axis has " + std::to_string(length));
     }
   }
+  Shape without = shape;
+  without.erase(without.begin() + axis);
   std::vector<Value> items;
   uint32_t start = 0;
   for (uint32_t size : sizes) {
-    SliceAttrs slice;
-    slice.starts.assign(shape.size(), 0);
-    slice.starts[axis] = start;
-    slice.sizes = shape;
-    slice.sizes[axis] = size;
-    OperandId piece = sizes.size() == 1 ? id : c.add(OpKind::kSlice, {id}, slice);
-    if (squeeze) {
-      Shape without = shape;
-      without.erase(without.begin() + axis);
-      piece = c.reshape(piece, without);
-    }
-    Value v;
-    v.desc = c.desc_of(piece);
-    v.is_bool = x.is_bool;
-    v.id = piece;
-    if (const BufferRef* known = c.im.known(piece)) v.data = *known;
-    items.push_back(std::move(v));
+    const OperandId piece = slice_axis(c, id, axis, start, size);
+    items.push_back(operand_value(c, squeeze ? c.reshape(piece, without) : piece, x.is_bool));
     start += size;
   }
   c.set_value_out(0, sequence(x.desc.data_type, x.is_bool, std::move(items)));
@@ -169,16 +156,15 @@ void lower_split_to_sequence(const NodeCtx& c) {
 void lower_concat_from_sequence(const NodeCtx& c) {
   const std::vector<Value>& items = items_of(c, 0);
   if (items.empty()) c.unsupported("the sequence is empty (WebNN has no empty tensors)");
-  const bool stack = c.attr_i("new_axis", 0) != 0;
-  const size_t rank = items[0].desc.shape.size() + (stack ? 1 : 0);
+  const bool new_axis = c.attr_i("new_axis", 0) != 0;
+  const size_t rank = items[0].desc.shape.size() + (new_axis ? 1 : 0);
   if (!c.has_attr("axis")) c.invalid("attribute axis is required");
   const uint32_t axis = c.axis(c.attr_i("axis", 0), rank);
   std::vector<OperandId> parts;
-  for (const Value& item : items) {
-    Shape shape = item.desc.shape;
-    if (stack) shape.insert(shape.begin() + std::min<size_t>(axis, shape.size()), 1);
-    parts.push_back(c.reshape(*item.id, shape));
-  }
+  for (const Value& item : items) parts.push_back(*item.id);
+  if (new_axis) return c.set_out(0, stack(c, parts, axis), items[0].is_bool);
+  // One item is the output as it is, through an operation of its own rather than under a second
+  // name for the item's operand.
   const OperandId out =
       parts.size() == 1 ? c.add(OpKind::kIdentity, {parts[0]}) : c.add(OpKind::kConcat, parts, ConcatAttrs{axis});
   c.set_out(0, out, items[0].is_bool);
