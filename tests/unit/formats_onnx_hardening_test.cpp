@@ -656,6 +656,22 @@ TEST(OnnxHardening, ALoopWhoseConditionIsKnownOnlyAtRunTimeIsMaskedOrRefused) {
   growing.g->mutable_node(0)->set_input(1, "go");
   expect_error([&] { growing.import(); }, {"iteration 0: loop-carried value 0 goes from float32[4] to float32[8]"},
                ErrorKind::kNotSupportedError);
+  // With scan outputs (whose length masking cannot fix) the condition must be known: the error
+  // names the graph input to freeze, and frozen it imports (the backend suite's test_loop11).
+  Model scanning = adding_body("b_");
+  scanning.node("Identity", {"b_v_out"}, {"b_scan"});
+  scanning.output("b_scan");
+  Model scanned = loop_model(3, scanning);
+  scanned.input("go", kOnnxBool, {});
+  scanned.g->mutable_node(0)->set_input(1, "go");
+  scanned.g->mutable_node(0)->add_output("ys");
+  scanned.output("ys");
+  expect_error([&] { scanned.import(); }, {"the condition (input \"go\") must be known", "--freeze go=FILE.npy"},
+               ErrorKind::kNotSupportedError);
+  OnnxImportOptions frozen;
+  frozen.frozen["go"].desc = {DataType::kUint8, {}};
+  frozen.frozen["go"].data = {std::byte{1}};
+  EXPECT_EQ(count_ops(*scanned.import(frozen), OpKind::kAdd), 3u);
   m.g->mutable_node(0)->set_input(0, "");
   expect_error([&] { m.import(); },
                {"the condition (input \"go\") must be known when the graph is built", "--freeze go=FILE.npy"},

@@ -121,7 +121,9 @@ void lower_loop(const NodeCtx& c) {
   if (conditional) {
     const Value& k = c.in(1);
     if (k.desc.element_count() != 1u) c.invalid("the condition is " + k.desc.to_string() + ", not one element");
-    if (trips && !k.data)
+    // Masked where it can be; otherwise (no M, or scan outputs) the condition must be known when
+    // the graph is built, which names the graph input it comes from (--freeze).
+    if (trips && !scans && !k.data)
       mask_from_here("", c.operand(1));
     else
       go = c.const_ints(1, "the condition").at(0) != 0;
