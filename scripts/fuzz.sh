@@ -202,6 +202,8 @@ onnx_dict=$build/onnx.dict
   grep -ohE '"[a-z][a-z_]+"' src/formats/onnx/import_*.cpp | sort -u
   printf '"%s"\n' ai.onnx NOTSET SAME_UPPER SAME_LOWER VALID external_data location offset length \
     model.onnx raw_data float_data int64_data
+  # Einsum's equation syntax (its parser takes the attribute's bytes).
+  printf '"%s"\n' '->' '...' 'ii' 'ij,jk' 'bii->b'
   # The folding producers as NodeProto op_type fields (tag 0x22, then the length), so that mutations
   # splice whole nodes of them; their seeds are tests/fuzz/regressions/onnx_*.onnx (issue 27).
   for op in Range ConstantOfShape OneHot Tile Expand Concat Neg Shape; do

@@ -3,8 +3,9 @@ has no model of: RNN activations with alpha and beta, an antialiased Resize with
 keep_aspect_ratio_policy, Det by elimination, MaxPool's Indices in 1-D and 3-D, GRU, LSTM and RNN
 with short sequence_lens (known at import and given at run time), control flow (If on a run-time
 condition, nested Loops with an If, a Loop masked by a run-time condition, Scan in both forms),
-sequences (SplitToSequence, SequenceMap, ConcatFromSequence, a sequence appended to in a Loop) and
-the bitwise operators. The models are the cases of tests/onnx_import/compositions*.py.
+sequences (SplitToSequence, SequenceMap, ConcatFromSequence, a sequence appended to in a Loop),
+the bitwise operators, Einsum's general forms (ellipses, diagonals, three operands), an
+InstanceNormalization of rank 5 and shapes folded through Mod and an empty slice. The models are the cases of tests/onnx_import/compositions*.py.
 scripts/fuzz.sh runs it with Debian's python3 (onnx 1.12).
 
 Usage: make_onnx_composition_seeds.py OUT_DIR"""
@@ -50,6 +51,12 @@ def main():
         "sequence_in_loop": F.loop_append_case(rng),
         "bitwise_xor_int8": C.bitwise_case(rng, np.int8, "BitwiseXor"),
         "bitwise_not_uint64": C.bitwise_case(rng, np.uint64, "BitwiseNot"),
+        "einsum_ellipsis": C.einsum_case(rng, "...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)]),
+        "einsum_diagonal": C.einsum_case(rng, "bii->b", [(3, 4, 4)]),
+        "einsum_three": C.einsum_case(rng, "bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)]),
+        "einsum_implicit_int": C.einsum_case(rng, "ij,jk", [(3, 4), (4, 2)], np.int64),
+        "instance_norm_5d": C.instance_norm_case(rng, (2, 3, 4, 5, 6)),
+        "folded_pads": C.folded_pads_case(rng),
     }
     for name, case in models.items():
         (out / f"composition_{name}.onnx").write_bytes(case[0].SerializeToString())

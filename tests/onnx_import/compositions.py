@@ -825,6 +825,119 @@ def tfidf_case(rng, x_shape, dtype, mode, min_n, max_n, max_skip, grams_by_n, we
     return model, {"X": x}, {"Y": (want if len(x_shape) == 2 else want[0]).astype(np.float32)}
 
 
+def instance_norm_case(rng, x_shape, epsilon=1e-5):
+    """InstanceNormalization of any rank from 3 up (WebNN's takes 4-D), against float64 statistics
+    over every spatial axis."""
+    x = rng.uniform(-2, 2, x_shape).astype(np.float32)
+    scale = rng.uniform(0.5, 1.5, x_shape[1]).astype(np.float32)
+    bias = rng.uniform(-1, 1, x_shape[1]).astype(np.float32)
+    axes = tuple(range(2, len(x_shape)))
+    x64 = x.astype(np.float64)
+    mean = x64.mean(axis=axes, keepdims=True)
+    var = ((x64 - mean) ** 2).mean(axis=axes, keepdims=True)
+    bshape = (1, -1) + (1,) * len(axes)
+    want = (x64 - mean) / np.sqrt(var + epsilon) * scale.reshape(bshape) + bias.reshape(bshape)
+    node = helper.make_node("InstanceNormalization", ["X", "scale", "B"], ["Y"], epsilon=epsilon)
+    return single_node_model(node, x_shape, {"scale": scale, "B": bias}), {"X": x}, {"Y": want}
+
+
+def folded_pads_case(rng):
+    """Pads computed at import through a composition and an empty slice: Mod of two int64
+    constants (a composition of several operations, folded as it is built) and a slice of the
+    input's shape that selects nothing, concatenated with zeros."""
+    x = rng.uniform(-1, 1, (1, 2, 3, 3)).astype(np.float32)
+    const = lambda name, v: helper.make_node("Constant", [], [name], value=numpy_helper.from_array(
+        np.asarray(v, np.int64), name))
+    nodes = [const("seven", [7]), const("four", [4]), const("zeros", [0] * 7),
+             const("start", [4]), const("end", [10]),
+             helper.make_node("Mod", ["seven", "four"], ["three"]),
+             helper.make_node("Shape", ["X"], ["shape"]),
+             helper.make_node("Slice", ["shape", "start", "end"], ["nothing"]),
+             helper.make_node("Concat", ["zeros", "nothing", "three"], ["pads"], axis=0),
+             helper.make_node("Pad", ["X", "pads"], ["Y"])]
+    graph = helper.make_graph(nodes, "folded", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    return model, {"X": x}, {"Y": np.pad(x, [(0, 0), (0, 0), (0, 0), (0, 3)])}
+
+
+def dropout_case(rng, ratio, training):
+    """Dropout (opset 12) with its ratio and training_mode given as constants."""
+    x = rng.uniform(-1, 1, (2, 5)).astype(np.float32)
+    node = helper.make_node("Dropout", ["X", "ratio", "training"], ["Y"])
+    model = single_node_model(node, x.shape, {"ratio": np.asarray(ratio, np.float32),
+                                              "training": np.asarray(training, np.bool_)}, opset=13)
+    return model, {"X": x}, {"Y": x}
+
+
+def widened_double_case(rng, tail_op=None, output_double=False):
+    """PyTorch's isinf / isfinite: Cast of float32 to double, then IsInf and IsNaN, cast back to
+    float32 (and to float16); exact against numpy. `tail_op` ("Add") or `output_double` make a model
+    that computes in double or returns one, which is refused."""
+    x = rng.uniform(-1, 1, (3, 5)).astype(np.float32)
+    x[0, :4] = [np.inf, -np.inf, np.nan, 0.0]
+    d = TensorProto.DOUBLE
+    nodes = [helper.make_node("Cast", ["X"], ["xd"], to=d),
+             helper.make_node("IsInf", ["xd"], ["inf"]),
+             helper.make_node("IsNaN", ["xd"], ["nan"]),
+             helper.make_node("Or", ["inf", "nan"], ["bad"]),
+             helper.make_node("Cast", ["bad"], ["Y"], to=TensorProto.FLOAT),
+             helper.make_node("Cast", ["xd"], ["Z"], to=TensorProto.FLOAT16)]
+    outputs = [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None),
+               helper.make_tensor_value_info("Z", TensorProto.FLOAT16, None)]
+    if tail_op:
+        nodes.append(helper.make_node(tail_op, ["xd", "xd"], ["W"]))
+        outputs.append(helper.make_tensor_value_info("W", d, None))
+    if output_double:
+        outputs.append(helper.make_tensor_value_info("xd", d, None))
+    graph = helper.make_graph(nodes, "widened", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
+                              outputs)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    want = (np.isinf(x) | np.isnan(x)).astype(np.float32)
+    return model, {"X": x}, {"Y": want, "Z": x.astype(np.float16)}
+
+
+def non_zero_case(rng):
+    """NonZero of a constant (PyTorch's opset 9 arange is NonZero of ones), its indices gathered
+    from the input: exact, against numpy's nonzero."""
+    x = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    mask = np.array([[0, 1.5, 0, -2], [0, 0, 0, 0], [np.nan, 0, 3, 0]], np.float32)
+    nodes = [helper.make_node("Constant", [], ["mask"], value=numpy_helper.from_array(mask, "mask")),
+             helper.make_node("NonZero", ["mask"], ["nz"]),
+             helper.make_node("Transpose", ["nz"], ["points"], perm=[1, 0]),
+             helper.make_node("GatherND", ["X", "points"], ["Y"])]
+    graph = helper.make_graph(nodes, "nonzero", [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
+                              [helper.make_tensor_value_info("Y", TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    return model, {"X": x}, {"Y": x[np.nonzero(mask)]}
+
+
+def einsum_case(rng, equation, shapes, dtype=np.float32):
+    """Einsum of inputs X0, X1, ... of `shapes`, against numpy's einsum in float64 (integers: in
+    int64, exactly)."""
+    elem = {np.float32: TensorProto.FLOAT, np.int32: TensorProto.INT32, np.int64: TensorProto.INT64}[dtype]
+    if dtype == np.float32:
+        xs = [rng.uniform(-1, 1, s).astype(np.float32) for s in shapes]
+    else:
+        xs = [rng.integers(-20, 20, s).astype(dtype) for s in shapes]
+    try:
+        wide = np.float64 if dtype == np.float32 else np.int64
+        want = np.asarray(np.einsum(equation, *[x.astype(wide) for x in xs])).astype(wide if dtype == np.float32 else dtype)
+    except ValueError:  # an invalid equation, for the refusals
+        want = None
+    names = [f"X{i}" for i in range(len(xs))]
+    node = helper.make_node("Einsum", names, ["Y"], equation=equation)
+    graph = helper.make_graph([node], "einsum", [helper.make_tensor_value_info(n, elem, x.shape)
+                                                 for n, x in zip(names, xs)],
+                              [helper.make_tensor_value_info("Y", elem, None)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    return model, dict(zip(names, xs)), {"Y": np.asarray(want)}
+
+
 def main():
     cli, work, backend = sys.argv[1], sys.argv[2], sys.argv[3]
     os.makedirs(work, exist_ok=True)
@@ -992,6 +1105,49 @@ def main():
             rng, (1, 1, 6, 7), "linear", "tf_crop_and_resize", sizes=[4, 5], axes=[2, 3],
             roi=[0.1, -0.2, 0.9, 1.1], extrapolation_value=3.0, opset=19), False),
     ]
+    for equation, shapes, dtype in [
+            ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)], np.float32),
+            ("bhqd,bhkd->bhqk", [(2, 3, 5, 4), (2, 3, 6, 4)], np.float32),
+            ("bqhd,bkhd->bhqk", [(2, 5, 3, 4), (2, 6, 3, 4)], np.float32),
+            ("ij,ij->i", [(4, 5), (4, 5)], np.float32),
+            ("i,i->", [(7,), (7,)], np.float32),
+            ("i,j->ij", [(3,), (4,)], np.float32),
+            ("ii->i", [(5, 5)], np.float32),
+            ("ii->", [(5, 5)], np.float32),
+            ("bii->b", [(3, 4, 4)], np.float32),
+            ("iji->ji", [(3, 2, 3)], np.float32),
+            ("ij->", [(3, 4)], np.float32),
+            ("ij->ji", [(3, 4)], np.float32),
+            ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 5)], np.float32),
+            ("bn,anm,bm->ba", [(2, 3), (4, 3, 5), (2, 5)], np.float32),
+            ("i,i,i->i", [(6,), (6,), (6,)], np.float32),
+            ("ij,kj->", [(3, 4), (2, 4)], np.float32),
+            ("...ij,...jk->...ik", [(2, 1, 3, 4), (5, 4, 2)], np.float32),
+            ("...ii->...i", [(2, 3, 4, 4)], np.float32),
+            ("ij,jk", [(2, 3), (3, 4)], np.float32),
+            ("ba", [(2, 3)], np.float32),
+            ("Ab,bC->AC", [(2, 3), (3, 4)], np.float32),
+            ("ij,jk->ik", [(2, 1), (3, 4)], np.float32),  # j of size 1 broadcasts, as in numpy
+            ("bij,bj->bi", [(1, 3, 4), (5, 4)], np.float32),
+            ("abc,cd->abd", [(2, 3, 4), (4, 5)], np.int32),
+            ("ij,jk->ik", [(3, 4), (4, 2)], np.int64),
+            ("ii->i", [(4, 4)], np.int64)]:
+        cases.append((f"Einsum {equation} {np.dtype(dtype).name}", einsum_case(rng, equation, shapes, dtype),
+                      True if dtype != np.float32 else False))
+    cases += [
+        ("InstanceNormalization 3-D", instance_norm_case(rng, (2, 3, 7)), False),
+        ("InstanceNormalization 5-D", instance_norm_case(rng, (2, 3, 4, 5, 6)), False),
+        ("InstanceNormalization 6-D", instance_norm_case(rng, (1, 2, 3, 2, 4, 3), epsilon=1e-3), False),
+        ("Resize linear half_pixel of a 3-D input", resize_case(
+            rng, (1, 2, 7), "linear", "half_pixel", sizes=[1, 2, 12], opset=13), False),
+        ("Resize linear half_pixel of a 5-D input, its last two axes", resize_case(
+            rng, (1, 2, 3, 4, 5), "linear", "half_pixel", sizes=[1, 2, 3, 8, 7], opset=13), False),
+        ("Pads folded at import through Mod and an empty slice of a shape", folded_pads_case(rng), True),
+        ("Dropout in training mode with a ratio of 0 (nothing dropped)", dropout_case(rng, 0.0, True), True),
+        ("NonZero of a constant (with a NaN), its indices gathered", non_zero_case(rng), True),
+        ("IsInf and IsNaN of a float32 cast to double, cast back to float32 and float16",
+         widened_double_case(rng), True),
+    ]
     grid_3d = helper.make_node("GridSample", ["X", "G"], ["Y"])
     grid_3d = helper.make_model(helper.make_graph(
         [grid_3d], "g", [helper.make_tensor_value_info("X", TensorProto.FLOAT, (1, 1, 2, 2, 2)),
@@ -1009,6 +1165,20 @@ def main():
                ("Resize antialias beyond 64 taps", *resize_case(rng, (1, 1, 2, 200), "linear", "half_pixel",
                                                                  sizes=[1, 1, 2, 5], antialias=1, opset=19)[:2],
                 "taps per output position"),
+               ("Einsum with a label of two sizes", *einsum_case(rng, "ij,jk->ik", [(2, 3), (4, 5)])[:2],
+                "label 'j' has sizes 3 and 4"),
+               ("Einsum diagonal of a matrix that is not square", *einsum_case(rng, "ii->i", [(2, 3)])[:2],
+                "label 'i' has sizes 2 and 3 in term 0"),
+               ("Einsum output label in no input", *einsum_case(rng, "ij->ik", [(2, 3)])[:2],
+                "label 'k' is in no input"),
+               ("Dropout in training mode with a ratio of 0.5", *dropout_case(rng, 0.5, True)[:2],
+                "training mode is outside the WebNN specification"),
+               ("Add of a float32 cast to double", *widened_double_case(rng, tail_op="Add")[:2],
+                "is a double (WebNN has no double data type"),
+               ("a float32 cast to double as a graph output", *widened_double_case(rng, output_double=True)[:2],
+                "graph output \"xd\" is a double"),
+               ("NonZero of a graph input", single_node_model(helper.make_node("NonZero", ["X"], ["Y"]), (2, 3), {}),
+                {"X": np.ones((2, 3), np.float32)}, "its output shape depends on the input values"),
                ("GridSample 5-D", grid_3d, {"X": np.zeros((1, 1, 2, 2, 2), np.float32),
                                           "G": np.zeros((1, 1, 1, 1, 3), np.float32)}, "rank-5")]
     failed = 0

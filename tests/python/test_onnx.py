@@ -149,15 +149,19 @@ def test_einsum_outer_products_import(context, tmp_path, equation, shapes):
     np.testing.assert_array_equal(got, expected)  # one product per element: exact
 
 
-def test_einsum_with_a_repeated_label_is_refused(tmp_path):
+def test_einsum_with_a_repeated_label_takes_the_diagonal(context, tmp_path):
+    # "ii,j->ij" was refused ("a label repeated within a term") until Einsum took every form: the
+    # repeated label is the diagonal of a.
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper
     path = onnx_model(tmp_path / "e.onnx", [helper.make_node("Einsum", ["a", "b"], ["y"], equation="ii,j->ij")],
                       [helper.make_tensor_value_info("a", TensorProto.FLOAT, [3, 3]),
                        helper.make_tensor_value_info("b", TensorProto.FLOAT, [2])],
                       [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3, 2])])
-    with pytest.raises(webnn.NotSupportedError, match="a label repeated within a term"):
-        webnn.load(path)
+    a = np.arange(9, dtype=np.float32).reshape(3, 3)
+    b = np.array([1, -2], np.float32)
+    got = context.compute(webnn.load(path), {"a": a, "b": b})["y"]
+    np.testing.assert_array_equal(got, np.einsum("ii,j->ij", a, b))  # one product per element: exact
 
 
 def test_a_shape_chain_through_any_integer_ops_is_known_at_build_time(context, tmp_path):

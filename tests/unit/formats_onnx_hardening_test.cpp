@@ -4,7 +4,9 @@
 // before checking it, typed initializer data wrapping into its type, models that break ONNX's
 // structural rules given a meaning, errors without their prefix or node, and initializers of a
 // graph input's name frozen instead of being the input's default. The control flow tests came
-// with If, Loop and Scan: what a hostile model could ask of inlining.
+// with If, Loop and Scan: what a hostile model could ask of inlining. The Einsum group came with
+// Einsum's general forms: its equation is bytes of the model, and one that means nothing is a
+// DataError naming what is wrong.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -24,6 +26,7 @@ using testing::expect_error;
 using testing::kOnnxFloat;
 using testing::kOnnxInt64;
 using testing::onnx_attr_i;
+using testing::onnx_attr_s;
 using testing::TempDir;
 using Model = testing::OnnxModel;
 using Clock = std::chrono::steady_clock;
@@ -721,6 +724,63 @@ TEST(OnnxHardening, ABodysExternalInitializerIsReadOnceForEveryIteration) {
   auto g = loop_model(3, body).import({}, dir.path());
   EXPECT_EQ(count_ops(*g, OpKind::kAdd), 3u);
   EXPECT_EQ(g->constant_bytes(), 16u * 3);  // one constant per use of the body, of the same bytes
+}
+
+// ---- Einsum's equation, bytes of the model ----
+
+// Einsum of inputs of the given shapes with `equation`.
+Model einsum_model(const std::string& equation, const std::vector<std::vector<int64_t>>& shapes) {
+  Model m;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    names.push_back("x" + std::to_string(i));
+    m.input(names.back(), kOnnxFloat, shapes[i]);
+  }
+  onnx_attr_s(m.node("Einsum", names, {"y"}, "einsum"), "equation", equation);
+  m.output("y");
+  return m;
+}
+
+TEST(OnnxHardening, EinsumEquationsThatMeanNothingAreDataErrors) {
+  const std::string at = "ONNX import: test.onnx: node \"einsum\" (Einsum): ";
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"ij->ij,", "the output \"ij,\" has a character that is not a letter"},
+      {"ij->i->j", "the output \"i->j\" has a character that is not a letter"},
+      {"i.j->ij", "term 0 \"i.j\" has a character that is not a letter"},
+      {"...i...->i", "term 0 \"...i...\" has a character that is not a letter"},
+      {"ij0->i", "term 0 \"ij0\" has a character that is not a letter"},
+      {"ijk->i", "term 0 \"ijk\" does not match input 0 of rank 2"},
+      {"ij->ii", "the output names label 'i' twice"},
+      {"ij->iz", "the output's label 'z' is in no input"},
+      {"ij,jk->ik", "the equation has 2 terms for 1 inputs"},
+  };
+  for (const auto& [equation, message] : bad) {
+    SCOPED_TRACE(equation);
+    expect_error([&] { einsum_model(equation, {{2, 3}}).import(); }, {at + message});
+  }
+  expect_error(
+      [&] {
+        einsum_model("...ijk->ijk", {{2, 3}}).import();
+      },
+      {at + "term 0 \"...ijk\" does not match input 0 of rank 2"});
+  expect_error(
+      [&] {
+        einsum_model("...,...->", {{2, 3}, {4, 3}}).import();
+      },
+      {at + "the output \"\" drops the axes of an ellipsis"});
+  expect_error(
+      [&] {
+        einsum_model("...,...->...", {{2, 3}, {4, 3}}).import();
+      },
+      {at + "the ellipsis's axis 0 has sizes 2 and 4"});
+  expect_error([&] { einsum_model("ij,jk->ik", {{2, 3}, {4, 5}}).import(); }, {at + "label 'j' has sizes 3 and 4"});
+  expect_error([&] { einsum_model("ii->i", {{2, 3}}).import(); }, {at + "label 'i' has sizes 2 and 3 in term 0"});
+  // numpy's einsum broadcasts a label of size 1 to the other operand's size.
+  EXPECT_NO_THROW(einsum_model("ij,jk->ik", {{2, 1}, {3, 4}}).import());
+  // What it may mean imports: a scalar's empty equation, a sum to a scalar, an implicit output.
+  EXPECT_NO_THROW(einsum_model("", {{}}).import());
+  EXPECT_NO_THROW(einsum_model("i->", {{5}}).import());
+  EXPECT_NO_THROW(einsum_model("...j,j", {{2, 4, 3}, {3}}).import());
 }
 
 }  // namespace

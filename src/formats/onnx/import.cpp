@@ -387,9 +387,22 @@ OperandId Importer::operand_of(const std::string& name, const std::string& where
   if (!v.id) {
     v.id = b_.add_constant(v.desc, *v.data, name);
     keep_in_graph(*v.data, where);
-    known_[*v.id] = *v.data;
+    note_constant(*v.id, *v.data);
   }
   return *v.id;
+}
+
+OperandId Importer::float_operand_of(const std::string& name, const std::string& where) {
+  auto it = values_.find(name);
+  if (it != values_.end() && it->second.widened)
+    not_supported(where +
+                  " is a double (WebNN has no double data type; a float widened to double is taken "
+                  "only by Cast, IsInf and IsNaN)");
+  return operand_of(name, where);
+}
+
+bool takes_widened(std::string_view op_type) {
+  return op_type == "Cast" || op_type == "CastLike" || op_type == "IsInf" || op_type == "IsNaN";
 }
 
 void Importer::model_bytes(const BufferRef& data) {
@@ -693,6 +706,7 @@ const OperandDescriptor& NodeCtx::desc_of(OperandId id) const { return im.builde
 OperandId NodeCtx::constant(const OperandDescriptor& desc, const BufferRef& data) const {
   OperandId id = im.builder().add_constant(desc, data);
   im.keep_in_graph(data, where());
+  im.note_constant(id, data);
   return id;
 }
 
@@ -988,6 +1002,13 @@ void lower_node(Importer& im, const onnx::NodeProto& node, int64_t opset) {
         !takes_sequence(node.op_type(), size_t(i)))
       ctx.unsupported("input " + std::to_string(i) + " (\"" + node.input(i) + "\") is a sequence, where " +
                       node.op_type() + " takes a tensor");
+  // A float widened to double (a Cast to double) goes only where the narrower value computes the same.
+  for (int i = 0; i < node.input_size(); ++i)
+    if (!node.input(i).empty() && im.has(node.input(i)) && im.value(node.input(i)).widened &&
+        !takes_widened(node.op_type()))
+      ctx.unsupported("input " + std::to_string(i) + " (\"" + node.input(i) +
+                      "\") is a double (WebNN has no double data type; a float widened to double is taken only by "
+                      "Cast, IsInf and IsNaN)");
   if (!lowers_subgraphs(node.op_type()))
     for (const auto& a : node.attribute())
       if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
@@ -1042,7 +1063,7 @@ Inlined::~Inlined() {
 const Value& Inlined::value(size_t i) const { return im_->value(names_.at(i)); }
 
 OperandId Inlined::operand(size_t i) const {
-  return im_->operand_of(names_.at(i), where_ + ": output " + std::to_string(i));
+  return im_->float_operand_of(names_.at(i), where_ + ": output " + std::to_string(i));
 }
 
 Inlined inline_graph(const NodeCtx& c, const onnx::GraphProto& body, const std::vector<Value>& inputs,
@@ -1311,7 +1332,7 @@ class ModelImport {
       const std::string where = prefix_ + "graph output \"" + vi.name() + "\"";
       if (!seen.insert(vi.name()).second) data_error(prefix_ + "two graph outputs are named \"" + vi.name() + "\"");
       if (!im.definition(vi.name())) data_error(where + " is not defined by a node, an input or an initializer");
-      OperandId id = im.operand_of(vi.name(), where);
+      OperandId id = im.float_operand_of(vi.name(), where);
       // An output that is a graph input or a (folded) constant still needs an operation to
       // produce it, as does a second output name for one operand.
       bool taken = false;

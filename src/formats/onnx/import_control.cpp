@@ -42,8 +42,11 @@ OperandId item(const NodeCtx& c, OperandId x, uint32_t axis, uint32_t index) {
   return c.reshape(slice_axis(c, x, axis, index, 1), without);
 }
 
-// The operand of a value that has one, else a constant of its bytes.
-OperandId operand_of(const NodeCtx& c, const Value& v) { return v.id ? *v.id : c.constant(v.desc, *v.data); }
+// The operand of a value that has one, else a constant of its bytes; a widened double has none.
+OperandId operand_of(const NodeCtx& c, const Value& v) {
+  if (v.widened) c.unsupported("a loop-carried value is a double (WebNN has no double data type)");
+  return v.id ? *v.id : c.constant(v.desc, *v.data);
+}
 
 void check_outputs(const NodeCtx& c, const Inlined& out, size_t expected, const std::string& what) {
   if (out.size() != expected)

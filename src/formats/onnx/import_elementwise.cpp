@@ -22,11 +22,20 @@ void lower_mean(const NodeCtx& c) {
 void lower_sum(const NodeCtx& c) { lower_variadic(c, OpKind::kAdd); }
 
 void lower_cast_to(const NodeCtx& c, int32_t to) {
+  const Value& x = c.in(0);
+  if (to == onnx::TensorProto::DOUBLE && !x.is_bool && !x.items &&
+      (x.desc.data_type == DataType::kFloat32 || x.desc.data_type == DataType::kFloat16)) {
+    // float32 and float16 widen to double exactly: the value stays this operand, marked a double
+    // (Value::widened), which only the operators that compute the same on it take.
+    Value v = x;
+    v.widened = true;
+    v.graph_input.clear();
+    return c.set_value_out(0, std::move(v));
+  }
   bool is_bool = false;
   std::string name;
   auto type = webnn_type(to, &is_bool, &name);
   if (!type) c.unsupported("WebNN has no " + name + " data type");
-  const Value& x = c.in(0);
   const OperandDescriptor out{*type, x.desc.shape};
   if (foldable(c) && c.fold_fits(out)) {
     // The operations below on the constant: nonzero is true for bool, cast otherwise.
@@ -53,7 +62,9 @@ void lower_cast(const NodeCtx& c) {
 void lower_cast_like(const NodeCtx& c) {
   // The target's ONNX type (the export's mapping); bool is kept as such.
   const Value& t = c.in(1);
-  const int32_t to = t.is_bool ? onnx::TensorProto::BOOL : onnx_type(t.desc.data_type);
+  const int32_t to = t.widened   ? onnx::TensorProto::DOUBLE
+                     : t.is_bool ? onnx::TensorProto::BOOL
+                                 : onnx_type(t.desc.data_type);
   lower_cast_to(c, to);
 }
 
@@ -361,8 +372,12 @@ void lower_bitwise(const NodeCtx& c) {
 
 void lower_dropout(const NodeCtx& c) {
   if (c.opset >= 12 && c.has_input(2)) {
-    if (!c.is_const(2) || c.const_ints(2, "training_mode").at(0) != 0)
-      c.unsupported("training mode is outside the WebNN specification");
+    // Training mode drops at random, outside the WebNN specification, unless the ratio is 0: then
+    // nothing is dropped and the scale 1 / (1 - ratio) is 1 (PyTorch writes training_mode = true
+    // with p = 0 for a functional dropout).
+    const bool training = !c.is_const(2) || c.const_ints(2, "training_mode").at(0) != 0;
+    const bool drops = !c.has_input(1) || !c.is_const(1) || c.const_doubles(1, "ratio").at(0) != 0;
+    if (training && drops) c.unsupported("training mode is outside the WebNN specification");
   }
   if (c.opset < 7 && c.attr_i("is_test", 0) == 0) c.unsupported("training mode (is_test = 0)");
   // The mask of inference mode: all true.

@@ -41,7 +41,16 @@ struct Value {
   // (import_sequence.cpp): its items, each with its operand; null for a tensor. A sequence's
   // desc.data_type and is_bool are its items' type, its desc.shape is empty.
   std::shared_ptr<const std::vector<Value>> items;
+  // An ONNX double that holds exactly this float32 or float16 operand's values: a Cast of it to
+  // double, which widens without rounding (PyTorch exports isinf and isfinite that way). WebNN has
+  // no double, so only what computes the same on the narrower values takes one (takes_widened);
+  // anything else, a graph output among them, refuses it.
+  bool widened = false;
 };
+
+// Whether input i of `op_type` may be a widened double (Value::widened): Cast and CastLike (a cast
+// of the exact value), IsInf and IsNaN.
+bool takes_widened(std::string_view op_type);
 
 using onnx_types::is_signed_int_type;
 using onnx_types::onnx_type;
@@ -260,6 +269,8 @@ class Importer {
   // never outlive their last use (the memory budget of docs/onnx.md).
   void set_known(OperandId id, BufferRef data) { folded_[id] = std::move(data); }
   void end_node() { folded_.clear(); }
+  // A builder constant's bytes (the graph holds them), so operations over it may fold.
+  void note_constant(OperandId id, const BufferRef& data) { known_[id] = data; }
   const std::string& origin() const { return origin_; }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
   // A defined value (the node loop checks that every input is defined before lowering).
@@ -273,6 +284,8 @@ class Importer {
   // The builder operand of a value (a constant made of its bytes, once). `where` starts the
   // error when there is none ("ONNX import: MODEL: node ...: input 1 (\"x\")").
   OperandId operand_of(const std::string& name, const std::string& where);
+  // operand_of for a use that computes in the operand's type: a widened double is refused there.
+  OperandId float_operand_of(const std::string& name, const std::string& where);
 
   // ---- The memory budget ----
   // Marks bytes as the model's own, which the budget does not count.

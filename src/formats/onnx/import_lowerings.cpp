@@ -72,7 +72,6 @@ std::string unsupported_reason(std::string_view op) {
       {"RandomUniformLike", "a random generator is outside the WebNN specification"},
       {"Multinomial", "a random generator is outside the WebNN specification"},
       {"Bernoulli", "a random generator is outside the WebNN specification"},
-      {"NonZero", "its output shape depends on the input values (a shape only known at run time)"},
       {"Unique", "its output shape depends on the input values (a shape only known at run time)"},
       {"Compress", "its output shape depends on the input values (a shape only known at run time)"},
       {"NonMaxSuppression", "its output shape depends on the input values (a shape only known at run time)"},

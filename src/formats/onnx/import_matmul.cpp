@@ -1,6 +1,7 @@
-// ONNX import: Gemm and MatMul onto WebNN's gemm and matmul (src/ops/matmul.cpp), the Einsum
-// equations that are a (batched) matmul or a transpose, and Det by cofactor expansion.
+// ONNX import: Gemm and MatMul onto WebNN's gemm and matmul (src/ops/matmul.cpp), Einsum in every
+// form as diagonals, sums and matmuls, and Det by cofactor expansion or elimination.
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -115,93 +116,240 @@ void det_by_elimination(const NodeCtx& c, const Shape& batch, uint32_t count, ui
   c.set_out(0, c.cast(c.reshape(det, batch), type));
 }
 
-// Einsum of two operands with no contracted label ("i,j->ij", "bi,bj->bij", "bhi,bj->bhij"): each
-// operand transposed to [batch.., its own labels..] and given 1s where the other's labels go, then
-// multiplied with broadcasting and transposed to the output's order. Every label of an operand must
-// be kept in the output and appear once in its term.
-template <typename PermTo>
-void lower_einsum_product(const NodeCtx& c, const std::string& a, const std::string& b, const std::string& out,
-                          const std::string& batch, const std::string& i_labels, const std::string& j_labels,
-                          const PermTo& perm_to) {
-  for (const std::string* term : {&a, &b, &out})
-    for (size_t p = 0; p < term->size(); ++p)
-      if (term->find((*term)[p], p + 1) != std::string::npos) c.unsupported("a label repeated within a term");
-  const std::string want_a = batch + i_labels, want_b = batch + j_labels, want_o = batch + i_labels + j_labels;
-  if (want_a.size() != a.size() || want_b.size() != b.size() || want_o.size() != out.size())
-    c.unsupported("an equation other than a (batched) matmul or an outer product");
-  auto pa = perm_to(a, want_a), pb = perm_to(b, want_b), po = perm_to(want_o, out);
-  if (pa.size() != a.size() || pb.size() != b.size() || po.size() != out.size())
-    c.unsupported("an equation other than a (batched) matmul or an outer product");
-  OperandId x = c.transpose(c.operand(0), pa), y = c.transpose(c.operand(1), pb);
-  Shape xs = c.desc_of(x).shape, ys = c.desc_of(y).shape;
-  xs.insert(xs.end(), j_labels.size(), 1);
-  ys.insert(ys.begin() + std::ptrdiff_t(batch.size()), i_labels.size(), 1);
-  OperandId product = c.add(OpKind::kMul, {c.reshape(x, xs), c.reshape(y, ys)});
-  c.set_out(0, c.transpose(product, po));
+// ---- Einsum ----
+
+// An operand of Einsum and the label of each of its axes. Labels are the equation's letters; the
+// axes an ellipsis stands for get labels of their own, '0' + k for the k-th of the broadcast axes
+// counted as numpy aligns them (from the right): digits, since an operand's rank is at most 8.
+struct Term {
+  OperandId x;
+  std::string labels;
+};
+
+// Every axis of `t` that `keep` does not name, summed away.
+Term sum_out(const NodeCtx& c, Term t, const std::string& keep) {
+  std::vector<uint32_t> axes;
+  std::string rest;
+  for (size_t i = 0; i < t.labels.size(); ++i) {
+    if (keep.find(t.labels[i]) == std::string::npos)
+      axes.push_back(uint32_t(i));
+    else
+      rest += t.labels[i];
+  }
+  if (axes.empty()) return t;
+  ReduceAttrs a;
+  a.axes = axes;
+  return {c.add(OpKind::kReduceSum, {t.x}, a), rest};
 }
 
-// Einsum: the equations that are a (batched) matmul, an outer product or a transpose.
+// The diagonal of a term whose label repeats ("ii", "bii", "iji"): the second axis moved next to
+// the first, the two merged, and every (n + 1)-th element taken, until no label repeats.
+Term diagonal(const NodeCtx& c, Term t) {
+  for (size_t p = 0; p < t.labels.size(); ++p) {
+    const size_t q = t.labels.find(t.labels[p], p + 1);
+    if (q == std::string::npos) continue;
+    Shape s = c.desc_of(t.x).shape;  // s[p] == s[q]: lower_einsum checked each label's size
+    std::vector<uint32_t> perm;
+    for (uint32_t i = 0; i < s.size(); ++i)
+      if (i != q) perm.push_back(i);
+    perm.insert(perm.begin() + std::ptrdiff_t(p) + 1, uint32_t(q));
+    OperandId x = c.transpose(t.x, perm);
+    const uint32_t n = s[p];
+    Shape merged;
+    for (size_t i = 0; i < perm.size(); ++i) {
+      if (i == p + 1) continue;
+      merged.push_back(i == p ? n * n : s[perm[i]]);
+    }
+    x = slice_axis(c, c.reshape(x, merged), p, 0, n, int64_t(n) + 1);
+    t.labels.erase(q, 1);
+    t = diagonal(c, {x, t.labels});
+    return t;
+  }
+  return t;
+}
+
+// a · b over their shared labels: those `keep` names stay (batch axes), the others are summed
+// (contracted). One matmul of [batch.., M, K] by [batch.., K, N] for float types (M, N and K the
+// products of each operand's own labels and the contracted ones), and a product with the contracted
+// axes summed for integer types, which matmul does not take. A label of size 1 in one operand is
+// expanded to the other's size first (numpy's einsum broadcasts it).
+Term contract(const NodeCtx& c, Term a, Term b, const std::string& keep) {
+  Shape as = c.desc_of(a.x).shape, bs = c.desc_of(b.x).shape;
+  std::string batch, contracted, a_only, b_only;
+  for (char l : a.labels) {
+    if (b.labels.find(l) == std::string::npos)
+      a_only += l;
+    else
+      (keep.find(l) != std::string::npos ? batch : contracted) += l;
+  }
+  for (char l : b.labels)
+    if (a.labels.find(l) == std::string::npos) b_only += l;
+  std::map<char, uint32_t> size;
+  for (size_t i = 0; i < a.labels.size(); ++i) size[a.labels[i]] = as[i];
+  for (size_t i = 0; i < b.labels.size(); ++i) size[b.labels[i]] = std::max(size[b.labels[i]], bs[i]);
+  auto broadcast = [&](Term& t, const Shape& s) {
+    Shape full;
+    for (char l : t.labels) full.push_back(size[l]);
+    if (full != s) t.x = c.add(OpKind::kExpand, {t.x}, ExpandAttrs{full});
+  };
+  broadcast(a, as);
+  broadcast(b, bs);
+  auto perm_of = [](const std::string& from, const std::string& to) {
+    std::vector<uint32_t> perm;
+    for (char l : to) perm.push_back(uint32_t(from.find(l)));
+    return perm;
+  };
+  auto product = [&](const std::string& labels) {
+    uint32_t n = 1;  // a dimension of a valid tensor, or a product of an operand's dimensions
+    for (char l : labels) n *= size[l];
+    return n;
+  };
+  Shape batch_shape;
+  for (char l : batch) batch_shape.push_back(size[l]);
+  const uint32_t m = product(a_only), n = product(b_only), k = product(contracted);
+  OperandId x = c.transpose(a.x, perm_of(a.labels, batch + a_only + contracted));
+  OperandId y = c.transpose(b.x, perm_of(b.labels, batch + contracted + b_only));
+  auto with = [&](std::initializer_list<uint32_t> dims) {
+    Shape s = batch_shape;
+    s.insert(s.end(), dims);
+    return s;
+  };
+  OperandId r;
+  if (contracted.empty()) {
+    r = c.add(OpKind::kMul, {c.reshape(x, with({m, 1})), c.reshape(y, with({1, n}))});
+  } else if (is_floating_point(c.desc_of(x).data_type)) {
+    r = c.add(OpKind::kMatmul, {c.reshape(x, with({m, k})), c.reshape(y, with({k, n}))});
+  } else {
+    ReduceAttrs over_k;
+    over_k.axes = std::vector<uint32_t>{uint32_t(batch_shape.size() + 1)};
+    r = c.add(OpKind::kReduceSum, {c.add(OpKind::kMul, {c.reshape(x, with({m, k, 1})), c.reshape(y, with({1, k, n}))})},
+              over_k);
+  }
+  Shape out = batch_shape;
+  for (char l : a_only + b_only) out.push_back(size[l]);
+  return {c.reshape(r, out), batch + a_only + b_only};
+}
+
+// Einsum, every equation of numpy's form: explicit or implicit output, ellipses, repeated labels
+// (diagonals), any number of operands. Each operand's diagonals are taken and the labels no later
+// step needs are summed; the operands are then contracted pairwise from the left (contract), and
+// the result is transposed to the output's order.
 void lower_einsum(const NodeCtx& c) {
   std::string eq;
   for (char ch : c.attr_s("equation", ""))
     if (ch != ' ') eq += ch;
-  auto arrow = eq.find("->");
-  if (arrow == std::string::npos) c.unsupported("an equation without an explicit output");
-  std::string lhs = eq.substr(0, arrow), out = eq.substr(arrow + 2);
-  std::vector<std::string> terms;
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  std::vector<std::string> specs;
   for (size_t p = 0;;) {
-    size_t q = lhs.find(',', p);
-    terms.push_back(lhs.substr(p, q == std::string::npos ? std::string::npos : q - p));
+    const size_t q = lhs.find(',', p);
+    specs.push_back(lhs.substr(p, q == std::string::npos ? std::string::npos : q - p));
     if (q == std::string::npos) break;
     p = q + 1;
   }
-  if (eq.find("...") != std::string::npos) c.unsupported("ellipsis equations");
-  if (terms.size() != c.input_count()) c.invalid("the equation does not match the inputs");
-  auto perm_to = [&](const std::string& from, const std::string& to) {
-    std::vector<uint32_t> perm;
-    for (char ch : to) {
-      auto p = from.find(ch);
-      if (p == std::string::npos) return std::vector<uint32_t>{};
-      perm.push_back(uint32_t(p));
-    }
-    return perm;
+  if (specs.size() != c.input_count())
+    c.invalid("the equation has " + std::to_string(specs.size()) + " terms for " + std::to_string(c.input_count()) +
+              " inputs");
+  auto letters_only = [&](const std::string& spec, const std::string& what) {
+    std::string rest = spec;
+    const size_t dots = rest.find("...");
+    if (dots != std::string::npos) rest.erase(dots, 3);
+    for (char ch : rest)
+      if (!std::isalpha(static_cast<unsigned char>(ch)))
+        c.invalid(what + " \"" + spec + "\" has a character that is not a letter");
+    return std::pair{rest, dots};
   };
-  if (terms.size() == 1) {
-    const std::string& a = terms[0];
-    std::string sorted_a = a, sorted_o = out;
-    std::sort(sorted_a.begin(), sorted_a.end());
-    std::sort(sorted_o.begin(), sorted_o.end());
-    if (sorted_a != sorted_o || a.size() != c.rank(0)) c.unsupported("an equation other than a transpose");
-    OperandId y = c.transpose(c.operand(0), perm_to(a, out));
-    if (y == c.operand(0)) y = c.add(OpKind::kIdentity, {y});
-    return c.set_out(0, y);
+  // The inputs' terms with their ellipses spelled out.
+  size_t ellipsis_rank = 0;
+  std::vector<Term> terms;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    const std::string what = "term " + std::to_string(i);
+    auto [letters, dots] = letters_only(specs[i], what);
+    const size_t rank = c.rank(i);
+    if (dots == std::string::npos ? letters.size() != rank : letters.size() > rank)
+      c.invalid(what + " \"" + specs[i] + "\" does not match input " + std::to_string(i) + " of rank " +
+                std::to_string(rank));
+    std::string labels = letters;
+    if (dots != std::string::npos) {
+      const size_t k = rank - letters.size();
+      ellipsis_rank = std::max(ellipsis_rank, k);
+      std::string axes;
+      for (size_t j = 0; j < k; ++j) axes += char('0' + (k - 1 - j));  // '0' is the last axis
+      labels.insert(dots, axes);
+    }
+    terms.push_back({c.operand(i), labels});
   }
-  if (terms.size() != 2) c.unsupported("equations of more than two inputs");
-  // a: batch.. i k; b: batch.. k j; out: batch.. i j, after transposing each operand.
-  const std::string &a = terms[0], &b = terms[1];
-  if (a.size() != c.rank(0) || b.size() != c.rank(1)) c.invalid("the equation does not match the ranks");
-  std::string batch, ka, kb;
-  for (char ch : a) {
-    bool in_b = b.find(ch) != std::string::npos, in_o = out.find(ch) != std::string::npos;
-    if (in_b && in_o)
-      batch += ch;
-    else if (in_b && !in_o)
-      ka += ch;
+  // The ellipsis's axes, numbered from the right, in order.
+  std::string ellipsis;
+  for (size_t j = ellipsis_rank; j-- > 0;) ellipsis += char('0' + j);
+  std::string out;
+  if (arrow != std::string::npos) {
+    const std::string spec = eq.substr(arrow + 2);
+    auto [letters, dots] = letters_only(spec, "the output");
+    out = letters;
+    if (dots != std::string::npos) out.insert(dots, ellipsis);
+    if (dots == std::string::npos && ellipsis_rank > 0)
+      c.invalid("the output \"" + spec + "\" drops the axes of an ellipsis");
+    for (size_t p = 0; p < out.size(); ++p) {
+      if (out.find(out[p], p + 1) != std::string::npos)
+        c.invalid("the output names label '" + std::string(1, out[p]) + "' twice");
+      bool known = false;
+      for (const Term& t : terms) known |= t.labels.find(out[p]) != std::string::npos;
+      if (!known) c.invalid("the output's label '" + std::string(1, out[p]) + "' is in no input");
+    }
+  } else {
+    // Implicit: the ellipsis's axes, then the labels that occur once, in alphabetical order.
+    std::map<char, int> count;
+    for (const Term& t : terms)
+      for (char l : t.labels)
+        if (std::isalpha(static_cast<unsigned char>(l))) ++count[l];
+    out = ellipsis;
+    for (auto [l, n] : count)
+      if (n == 1) out += l;
   }
-  std::string i_labels, j_labels;  // the labels of one operand only, kept in the output
-  for (char ch : a)
-    if (batch.find(ch) == std::string::npos && ka.find(ch) == std::string::npos) i_labels += ch;
-  for (char ch : b)
-    if (batch.find(ch) == std::string::npos && ka.find(ch) == std::string::npos) j_labels += ch;
-  if (ka.empty()) return lower_einsum_product(c, a, b, out, batch, i_labels, j_labels, perm_to);
-  if (ka.size() != 1 || out.size() != batch.size() + 2) c.unsupported("an equation other than a (batched) matmul");
-  if (i_labels.size() != 1 || j_labels.size() != 1) c.unsupported("an equation other than a (batched) matmul");
-  std::string want_a = batch + i_labels + ka, want_b = batch + ka + j_labels, want_o = batch + i_labels + j_labels;
-  auto pa = perm_to(a, want_a), pb = perm_to(b, want_b), po = perm_to(want_o, out);
-  if (pa.size() != a.size() || pb.size() != b.size() || po.size() != out.size())
-    c.unsupported("an equation other than a (batched) matmul");
-  OperandId y = c.add(OpKind::kMatmul, {c.transpose(c.operand(0), pa), c.transpose(c.operand(1), pb)});
-  c.set_out(0, c.transpose(y, po));
+  // Each label has one size: within a term exactly (a diagonal), across terms also 1, which
+  // broadcasts as numpy's einsum broadcasts it.
+  std::map<char, uint32_t> size;
+  for (size_t i = 0; i < terms.size(); ++i) {
+    const Shape& s = c.desc(i).shape;
+    std::map<char, uint32_t> here;
+    for (size_t d = 0; d < s.size(); ++d) {
+      const char l = terms[i].labels[d];
+      auto [in_term, fresh_here] = here.try_emplace(l, s[d]);
+      auto [it, fresh] = size.try_emplace(l, s[d]);
+      const bool agrees =
+          fresh_here ? fresh || it->second == s[d] || it->second == 1 || s[d] == 1 : in_term->second == s[d];
+      if (!agrees) {
+        const std::string what = std::isdigit(static_cast<unsigned char>(l))
+                                     ? "the ellipsis's axis " + std::to_string(ellipsis_rank - 1 - size_t(l - '0'))
+                                     : "label '" + std::string(1, l) + "'";
+        const uint32_t other = fresh_here ? it->second : in_term->second;
+        c.invalid(what + " has sizes " + std::to_string(other) + " and " + std::to_string(s[d]) +
+                  (fresh_here ? "" : " in term " + std::to_string(i)));
+      }
+      it->second = std::max(it->second, s[d]);
+    }
+  }
+  // What the steps after term i still need: the output and the terms after it.
+  auto needed_after = [&](size_t i) {
+    std::string keep = out;
+    for (size_t j = i + 1; j < terms.size(); ++j) keep += terms[j].labels;
+    return keep;
+  };
+  for (size_t i = 0; i < terms.size(); ++i) {
+    terms[i] = diagonal(c, terms[i]);
+    std::string keep = needed_after(i);
+    for (size_t j = 0; j < i; ++j) keep += terms[j].labels;
+    terms[i] = sum_out(c, terms[i], keep);
+  }
+  Term acc = terms[0];
+  for (size_t i = 1; i < terms.size(); ++i) acc = contract(c, acc, terms[i], needed_after(i));
+  acc = sum_out(c, acc, out);
+  std::vector<uint32_t> perm;
+  for (char l : out) perm.push_back(uint32_t(acc.labels.find(l)));
+  OperandId y = c.transpose(acc.x, perm);
+  if (y == c.operand(0)) y = c.add(OpKind::kIdentity, {y});
+  c.set_out(0, y);
 }
 
 }  // namespace

@@ -24,11 +24,18 @@ void lower_batch_norm(const NodeCtx& c) {
 }
 
 void lower_instance_norm(const NodeCtx& c) {
+  // WebNN's instanceNormalization takes 4-D inputs; the statistics are over every spatial axis,
+  // so N x C x D1 x ... x Dn is normalized as N x C x (D1 ... Dn-1) x Dn (and N x C x D1 x 1).
   size_t r = c.rank(0);
-  if (r != 3 && r != 4) c.unsupported("WebNN instanceNormalization takes 4-D inputs, rank " + std::to_string(r));
+  if (r < 3) c.invalid("the input must have a batch, a channel and a spatial axis, rank " + std::to_string(r));
   OperandId x = c.operand(0);
   Shape s = c.desc_of(x).shape;
   if (r == 3) x = c.reshape(x, {s[0], s[1], s[2], 1});
+  if (r > 4) {
+    uint32_t inner = 1;  // the element count is a valid tensor's, so the product fits
+    for (size_t i = 2; i + 1 < r; ++i) inner *= s[i];
+    x = c.reshape(x, {s[0], s[1], inner, s[r - 1]});
+  }
   InstanceNormalizationAttrs a;
   a.scale = OperandRef{c.operand(1)};
   a.bias = OperandRef{c.operand(2)};

@@ -278,7 +278,7 @@ ResizeGeometry resize_geometry(const NodeCtx& c, const std::vector<double>& scal
   return g;
 }
 
-// Resize/Upsample: WebNN's resample2d where it computes the same (two consecutive axes, whole
+// Resize/Upsample: WebNN's resample2d where it computes the same (a 4-D input, two consecutive axes, whole
 // output sizes, nearest with half_pixel coordinates rounding halves down or asymmetric/floor for
 // whole upscales, linear with half_pixel, no antialiased downscale), and separable passes with
 // import-time taps otherwise (resample_by_taps).
@@ -299,8 +299,8 @@ void resample(const NodeCtx& c, const ResizeSpec& r, const ResizeGeometry& g) {
   if (axes.size() == 1 && rank >= 2)
     axes =
         axes[0] + 1 < rank ? std::vector<uint32_t>{axes[0], axes[0] + 1} : std::vector<uint32_t>{axes[0] - 1, axes[0]};
-  bool direct =
-      g.whole && !r.exclude_outside && !(r.antialias && downscaled) && axes.size() == 2 && axes[1] == axes[0] + 1;
+  bool direct = rank == 4 && g.whole && !r.exclude_outside && !(r.antialias && downscaled) && axes.size() == 2 &&
+                axes[1] == axes[0] + 1;
   Resample2dAttrs a;
   if (direct) {
     a.axes = axes;

@@ -1,7 +1,8 @@
 // ONNX import: shape and data movement onto WebNN's (src/ops/shape.cpp): Shape and Size (known at
 // import), Reshape, Flatten, Squeeze, Unsqueeze (no operation of their own where nothing moves),
 // Transpose, Concat, Split, Slice (negative steps through reverse), Pad, Expand, Tile,
-// DepthToSpace, SpaceToDepth, Trilu and ReverseSequence; small constants fold (import_fold.cpp).
+// DepthToSpace, SpaceToDepth, Trilu, ReverseSequence and NonZero (of a value known at import);
+// small constants fold (import_fold.cpp).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -224,6 +225,7 @@ void lower_slice(const NodeCtx& c) {
     c.invalid("starts, ends, axes and steps differ in length");
   // counts: output elements per axis; sizes: WebNN's input extent, (count - 1) * stride + 1.
   std::vector<uint32_t> st(r, 0), sizes(s.begin(), s.end()), counts(s.begin(), s.end()), strides(r, 1), reverse_axes;
+  bool empty = false;
   for (size_t i = 0; i < starts.size(); ++i) {
     uint32_t ax = c.axis(axes[i], r);
     int64_t dim = s[ax], step = steps[i];
@@ -245,7 +247,14 @@ void lower_slice(const NodeCtx& c) {
       b = dim - 1 - b;  // the same elements, counted from the reversed axis
       step = -step;
     }
-    if (size == 0) c.unsupported("the slice is empty (WebNN has no empty tensors)");
+    if (size == 0) {
+      // Empty: a value known at import may be (shape arithmetic: the dimensions after the last
+      // of a 2-D shape), an operand may not.
+      if (!c.is_const(0)) c.unsupported("the slice is empty (WebNN has no empty tensors)");
+      empty = true;
+      counts[ax] = 0;
+      continue;
+    }
     st[ax] = uint32_t(b);
     counts[ax] = uint32_t(size);
     sizes[ax] = uint32_t((size - 1) * step + 1);
@@ -253,6 +262,7 @@ void lower_slice(const NodeCtx& c) {
   }
   const Value& x = c.in(0);
   const OperandDescriptor out{x.desc.data_type, Shape(counts.begin(), counts.end())};
+  if (empty) return c.set_const_out(0, out, BufferRef{}, x.is_bool);
   if (x.data && !x.id && count_of(s) <= kMaxFoldElements && c.fold_fits(out)) {
     // The elements the operations below take, sliced forward and then reversed: the one
     // intermediate value is of the output's size (fold_fits reserved scratch space for it).
@@ -392,6 +402,31 @@ void lower_space_to_depth(const NodeCtx& c) {
   c.set_out(0, c.reshape(t, {n, ch * b * b, h, w}));
 }
 
+// NonZero of a value known at import (PyTorch's opset 9 export of arange is NonZero of ones):
+// the [rank, count] indices of its nonzero elements in row-major order (NaN is nonzero) are
+// computed then. Of an operand the output's shape depends on the values, which WebNN cannot have.
+void lower_non_zero(const NodeCtx& c) {
+  const Shape& s = c.desc(0).shape;
+  if (!c.is_const(0)) c.unsupported("its output shape depends on the input values (a shape only known at run time)");
+  if (count_of(s) > kMaxFoldElements)
+    c.unsupported("NonZero of a constant of more than " + std::to_string(kMaxFoldElements) +
+                  " elements (the fold limit)");
+  const std::vector<double> x = c.const_doubles(0, "X");
+  std::vector<uint64_t> at;  // the flat positions of the nonzero elements
+  for (uint64_t i = 0; i < x.size(); ++i)
+    if (x[i] != 0) at.push_back(i);
+  const OperandDescriptor out{DataType::kInt64, {uint32_t(s.size()), uint32_t(at.size())}};
+  if (out.element_count() == 0u) return c.set_const_out(0, out, BufferRef{});
+  if (!c.fold_fits(out)) c.unsupported("its " + out.to_string() + " output is beyond the fold limit");
+  // Row r holds coordinate r of each position.
+  c.set_const_out(0, out, bytes_of_int64s(DataType::kInt64, count_of(out.shape), [&](uint64_t k) {
+                    const size_t r = k / at.size();
+                    uint64_t rest = at[k % at.size()];
+                    for (size_t d = s.size(); d-- > r + 1;) rest /= s[d];
+                    return int64_t(rest % s[r]);
+                  }));
+}
+
 void lower_trilu(const NodeCtx& c) {
   TriangularAttrs a;
   a.upper = c.attr_i("upper", 1) != 0;
@@ -491,6 +526,7 @@ Lowerings shape_lowerings() {
       {"DepthToSpace", lower_depth_to_space},
       {"SpaceToDepth", lower_space_to_depth},
       {"Trilu", lower_trilu},
+      {"NonZero", lower_non_zero},
       {"ReverseSequence", lower_reverse_sequence},
   };
   return kLowerings;
