@@ -12,6 +12,8 @@
 #include <random>
 
 #include "backends/backend.hpp"
+#include "backends/onednn/fusion.hpp"
+#include "backends/onednn/memory_desc.hpp"
 #include "core/dispatch.hpp"
 #include "graph/graph_builder.hpp"
 #include "onednn_test_util.hpp"
@@ -287,6 +289,70 @@ TEST_F(OnednnTest, ChainsOfActivationsAndBroadcastBinaries) {
   v = op(OpKind::kElu, {v}, EluAttrs{0.7});
   output(op(OpKind::kDiv, {v, constant({1, 4, 5, 5})}));
   check(1e-4);
+}
+
+// Broadcasts that oneDNN 2.6's binary computes with its reference implementation over the
+// tensors' own shapes run over 3-D views of them (broadcast_as_3d); these agree with the reference
+// backend, from plain inputs and from a convolution's blocked output, and so does one of 4 groups,
+// which keeps the first form.
+TEST_F(OnednnTest, BinaryBroadcastsOfEveryPatternMatchTheReference) {
+  output(op(OpKind::kSub, {input({1, 6, 7, 16}), input({1, 6, 7, 1})}));
+  output(op(OpKind::kDiv, {input({2, 3, 5, 6, 4}), input({2, 3, 1, 1, 4})}));
+  output(op(OpKind::kAdd, {input({8, 3, 7, 7}), constant({1, 3, 7, 7})}));
+  output(op(OpKind::kMul, {input({3, 5, 7}), input({3, 1, 7})}));
+  output(op(OpKind::kSub, {input({4, 6, 5, 3}), input({4, 1, 5, 1})}));  // 4 groups
+  const OperandId c = op(OpKind::kConv2d, {input({1, 3, 6, 6}), constant({16, 3, 3, 3})}, conv());
+  ReduceAttrs mean;
+  mean.axes = std::vector<uint32_t>{1};
+  mean.keep_dimensions = true;
+  output(op(OpKind::kSub, {c, op(OpKind::kReduceMean, {c}, mean)}));
+  check();
+}
+
+TEST(OnednnBroadcast, AxesBroadcastAlikeMergeIntoAThreeDimensionalView) {
+  using onednn::Dims;
+  auto view = [](const Shape& out, const Shape& b) { return onednn::broadcast_as_3d(out, b); };
+  EXPECT_EQ(view({1, 56, 56, 96}, {1, 56, 56, 1}), (std::pair{Dims{1, 3136, 96}, Dims{1, 3136, 1}}));
+  EXPECT_EQ(view({64, 3, 49, 49}, {1, 3, 49, 49}), (std::pair{Dims{1, 64, 7203}, Dims{1, 1, 7203}}));
+  EXPECT_EQ(view({2, 3, 5, 6, 4}, {2, 3, 1, 1, 4}), (std::pair{Dims{6, 30, 4}, Dims{6, 1, 4}}));
+  // Axes of size 1 join any group; a tensor of one element is [1, 1, 1].
+  EXPECT_EQ(view({4, 1, 5, 1, 7}, {1, 1, 1, 1, 7}), (std::pair{Dims{1, 20, 7}, Dims{1, 1, 7}}));
+  EXPECT_EQ(view({1, 1}, {1, 1}), (std::pair{Dims{1, 1, 1}, Dims{1, 1, 1}}));
+  EXPECT_EQ(view({4, 6, 5, 3}, {4, 1, 5, 1}), std::nullopt);  // four groups
+}
+
+// pow(x, 2) runs as oneDNN's eltwise square: x * x, pow's correctly rounded value, exactly.
+TEST_F(OnednnTest, PowByTwoIsAnExactSquare) {
+  const OperandDescriptor two{kF32, {1}};
+  const float value = 2.0f;
+  std::vector<std::byte> bytes(sizeof value);
+  std::memcpy(bytes.data(), &value, sizeof value);
+  const OperandId p = op(OpKind::kPow, {input({2, 3, 4, 5}), builder_.add_constant(two, BufferRef::adopt(bytes))});
+  output(p);
+  const std::vector<std::string> placement = check(0.0);
+  EXPECT_EQ(placement.at(0), "onednn");
+}
+
+// A matmul's add of a bias that broadcasts over its batch is not fused as a post-op (oneDNN 2.6
+// then takes its reference matmul); a bias along the last axis is.
+TEST_F(OnednnTest, MatmulAddsThatBroadcastOverTheBatchAreNotFused) {
+  const OperandId scores = op(OpKind::kMatmul, {input({8, 3, 5, 4}), input({8, 3, 4, 5})});
+  output(op(OpKind::kAdd, {scores, constant({1, 3, 5, 5})}));
+  const OperandId h = op(OpKind::kMatmul, {input({2, 6, 4}), constant({4, 5})});
+  output(op(OpKind::kAdd, {h, constant({5})}));
+  check();
+  const std::vector<uint8_t> specials = onednn::may_hold_specials(*graph_, true);
+  const onednn::Fusion fusion(*graph_, specials);
+  size_t adds = 0;
+  for (size_t i = 0; i < graph_->operations.size(); ++i) {
+    if (graph_->operations[i].kind != OpKind::kAdd) continue;
+    SCOPED_TRACE("add " + std::to_string(adds));
+    if (adds++ == 0)
+      EXPECT_EQ(fusion.fused_into(i), onednn::kNone);
+    else
+      EXPECT_NE(fusion.fused_into(i), onednn::kNone);
+  }
+  EXPECT_EQ(adds, 2u);
 }
 
 TEST_F(OnednnTest, ConvTranspose2dWithOutputPadding) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "backends/onednn/eltwise.hpp"
+#include "backends/onednn/memory_desc.hpp"
 #include "core/float16.hpp"
 #include "ops/number_cast.hpp"
 
@@ -241,6 +242,19 @@ std::optional<dnnl::algorithm> binary_algorithm(OpKind kind) {
   }
 }
 
+namespace {
+
+// Whether `other` reaches `out` as the same shape, a scalar, or a vector along the last axis.
+bool post_op_broadcast_is_fast(const Shape& other, const Shape& out) {
+  const Shape padded = pad_rank(other, out.size());
+  if (padded == out) return true;
+  for (size_t i = 0; i + 1 < padded.size(); ++i)
+    if (padded[i] != 1) return false;
+  return true;
+}
+
+}  // namespace
+
 Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
     : graph_(graph),
       fused_into_(graph.operations.size(), kNone),
@@ -291,6 +305,7 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
           g.desc(link.outputs[0]).shape != g.desc(value).shape)
         break;
       std::vector<PostOp> links;
+      const bool matmul = op.kind == OpKind::kMatmul || op.kind == OpKind::kGemm;
       if (auto alg = binary_algorithm(link.kind)) {
         const bool first = link.inputs[0] == value;
         const OperandId other = first ? link.inputs[1] : link.inputs[0];
@@ -299,6 +314,12 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
         // operand oneDNN's post-op takes as its first.
         if (other == value || (!first && !commutes) || !is_f32(g, other)) break;
         if (producer[other] != kNone && producer[other] > anchor) break;
+        // oneDNN 2.6 computes a matmul whose binary post-op broadcasts other than as a scalar or
+        // a bias along the last axis with its reference implementation: Swin-T's attention
+        // scores [64, 3, 49, 49] plus a position bias [1, 3, 49, 49] took 200 ms a matmul on this
+        // VM, 1 ms without the post-op (docs/onednn.md, "Broadcasts"). Such an add stays an
+        // operation of its own.
+        if (matmul && !post_op_broadcast_is_fast(g.desc(other).shape, g.desc(value).shape)) break;
         PostOp p;
         p.binary = true;
         p.algorithm = *alg;
@@ -312,7 +333,6 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
         // oneDNN 2.6's brgemm matmul gives a second eltwise post-op of an algorithm the chain
         // already has the first one's parameters (matmul + linear + linear computed the first
         // linear twice): such a link ends a matmul's chain.
-        const bool matmul = op.kind == OpKind::kMatmul || op.kind == OpKind::kGemm;
         const auto repeats = [&](const PostOp& l) {
           return std::any_of(post.begin(), post.end(),
                              [&](const PostOp& p) { return !p.binary && p.algorithm == l.algorithm; });

@@ -17,6 +17,7 @@ constexpr Candidate kQuantizedAdd = {"QDQ add, ours", lower_quantized_add, Opera
 constexpr Candidate kBinary = {"binary", lower_binary, Operands::kFloat32};
 constexpr Candidate kOwnEltwise = {"element-wise kernel, ours", lower_own_eltwise, Operands::kFloat32};
 constexpr Candidate kEltwise = {"eltwise", lower_eltwise, Operands::kFloat32};
+constexpr Candidate kSquare = {"eltwise square", lower_square, Operands::kFloat32};
 constexpr Candidate kSoftmax = {"softmax", lower_softmax, Operands::kFloat32};
 constexpr Candidate kLayerNormalization = {"layer_normalization", lower_layer_normalization, Operands::kFloat32};
 constexpr Candidate kReshape = {"view", lower_reshape, Operands::kFloat32};
@@ -45,6 +46,7 @@ constexpr ImplList kImplLists[] = {
     {OpKind::kSub, {kBinary}},
     {OpKind::kMul, {kBinary}},
     {OpKind::kDiv, {kBinary}},
+    {OpKind::kPow, {kSquare}},
     {OpKind::kRelu, {kOwnEltwise, kEltwise}},
     {OpKind::kClamp, {kOwnEltwise, kEltwise}},
     {OpKind::kHardSwish, {kOwnEltwise, kEltwise}},

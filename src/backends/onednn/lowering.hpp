@@ -64,6 +64,7 @@ bool lower_binary(LowerContext& cx, size_t index);
 bool lower_own_eltwise(LowerContext& cx, size_t index);
 // An activation as one eltwise primitive.
 bool lower_eltwise(LowerContext& cx, size_t index);
+bool lower_square(LowerContext& cx, size_t index);  // pow(x, 2)
 
 // ---- Normalization (lower_normalization.cpp) ----
 

@@ -41,6 +41,28 @@ memory::desc plain_view(const Shape& shape, const std::vector<int>& axes, memory
   return memory::desc(d, type, s);
 }
 
+std::optional<std::pair<Dims, Dims>> broadcast_as_3d(const Shape& out, const Shape& b) {
+  Dims full, part;
+  std::optional<bool> broadcast;  // whether the current group is broadcast
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 1) continue;
+    const bool here = b[i] == 1;
+    if (broadcast != here) {
+      full.push_back(1);
+      part.push_back(1);
+      broadcast = here;
+    }
+    full.back() *= out[i];
+    if (!here) part.back() *= out[i];
+  }
+  if (full.size() > 3) return std::nullopt;
+  while (full.size() < 3) {
+    full.insert(full.begin(), 1);
+    part.insert(part.begin(), 1);
+  }
+  return std::pair{full, part};
+}
+
 memory::desc as_rows(const Shape& shape, memory::data_type type) {
   const int64_t cols = shape.empty() ? 1 : shape.back();
   int64_t rows = 1;

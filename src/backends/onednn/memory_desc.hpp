@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -27,6 +28,11 @@ Shape pad_rank(const Shape& shape, size_t rank);
 // `axes`: the identity).
 dnnl::memory::desc plain_view(const Shape& shape, const std::vector<int>& axes = {},
                               dnnl::memory::data_type type = dnnl::memory::data_type::f32);
+// A broadcast of `b` (padded to `out`'s rank) over `out`, both row-major, as a 3-D view of the same
+// bytes: adjacent axes that `b` broadcasts alike merge into one (axes of size 1 join any), and
+// ones are prepended up to 3 axes. The [out, b] dims, or nullopt where more than 3 groups remain
+// ([1, 56, 56, 96] against [1, 56, 56, 1]: [1, 3136, 96] against [1, 3136, 1]).
+std::optional<std::pair<Dims, Dims>> broadcast_as_3d(const Shape& out, const Shape& b);
 // A row-major tensor as the 2-D view [product of all dims but the last, last dim] of its bytes.
 dnnl::memory::desc as_rows(const Shape& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 // Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
