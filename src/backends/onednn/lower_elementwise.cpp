@@ -22,6 +22,18 @@ bool is_reference_impl(const dnnl::primitive_desc_base& pd) {
   return std::string_view(pd.impl_info_str()).rfind("ref", 0) == 0;
 }
 
+// The eltwise primitive `algorithm` of op's first input, in that input's own layout.
+void add_eltwise(LowerContext& cx, const Operation& op, dnnl::algorithm algorithm, float alpha, float beta) {
+  LayoutPlanner& layout = cx.layout;
+  const TensorId src = layout.primary(op.inputs[0]);
+  const memory::desc md = layout.tensor(src).md;
+  dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, algorithm, md, alpha, beta);
+  dnnl::eltwise_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
+  add_primitive(
+      cx.plan, pd, dnnl::eltwise_forward(pd),
+      {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, layout.define(op.outputs[0], md, layout.tensor(src).axes), md}});
+}
+
 }  // namespace
 
 // The first operand gives the layout; the second is read in it, or plain when it broadcasts. Only
@@ -45,28 +57,21 @@ bool lower_binary(LowerContext& cx, size_t index) {
   const TensorId ta = layout.primary(a);
   const memory::desc a_md = layout.tensor(ta).md;
   const std::vector<int> axes = layout.tensor(ta).axes;
-  TensorId tb;
-  memory::desc b_md;
-  if (g.desc(b).shape == out_shape) {
-    b_md = a_md;
-    tb = layout.in_layout(b, b_md, axes);
-  } else {
-    b_md = plain_view(pad_rank(g.desc(b).shape, out_shape.size()), axes);
-    tb = layout.plain(b);
-  }
+  const Shape b_shape = pad_rank(g.desc(b).shape, out_shape.size());
+  const bool broadcast = b_shape != out_shape;
+  const memory::desc b_md = broadcast ? plain_view(b_shape, axes) : a_md;
+  const TensorId tb = broadcast ? layout.plain(b) : layout.in_layout(b, b_md, axes);
   dnnl::binary::desc desc(*binary_algorithm(op.kind), a_md, b_md, a_md);
   dnnl::binary::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-  const Shape b_shape = pad_rank(g.desc(b).shape, out_shape.size());
-  if (b_shape != out_shape && is_reference_impl(pd)) {
+  if (broadcast && is_reference_impl(pd)) {
     if (auto grouped = broadcast_as_3d(out_shape, b_shape)) {
       const memory::desc full(grouped->first, memory::data_type::f32, row_major_strides(grouped->first));
       const memory::desc part(grouped->second, memory::data_type::f32, row_major_strides(grouped->second));
       dnnl::binary::desc view_desc(*binary_algorithm(op.kind), full, part, full);
       dnnl::binary::primitive_desc view_pd(view_desc, scratchpad_attr(), cpu_engine());
-      const TensorId pa = layout.plain(a), pb = layout.plain(b);
       add_primitive(cx.plan, view_pd, dnnl::binary(view_pd),
-                    {{DNNL_ARG_SRC_0, pa, full},
-                     {DNNL_ARG_SRC_1, pb, part},
+                    {{DNNL_ARG_SRC_0, layout.plain(a), full},
+                     {DNNL_ARG_SRC_1, tb, part},
                      {DNNL_ARG_DST, layout.define(op.outputs[0], plain_view(out_shape)), full}});
       return true;
     }
@@ -118,31 +123,16 @@ bool lower_square(LowerContext& cx, size_t index) {
   if (!exponent || g.desc(op.inputs[1]).data_type != DataType::kFloat32 ||
       !std::all_of(exponent->begin(), exponent->end(), [](double e) { return e == 2.0; }))
     return false;
-  LayoutPlanner& layout = cx.layout;
-  const TensorId src = layout.primary(op.inputs[0]);
-  const memory::desc md = layout.tensor(src).md;
-  dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, dnnl::algorithm::eltwise_square, md);
-  dnnl::eltwise_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-  add_primitive(
-      cx.plan, pd, dnnl::eltwise_forward(pd),
-      {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, layout.define(op.outputs[0], md, layout.tensor(src).axes), md}});
+  add_eltwise(cx, op, dnnl::algorithm::eltwise_square, 0.0f, 0.0f);
   return true;
 }
 
 // One eltwise primitive, in the input's own layout.
 bool lower_eltwise(LowerContext& cx, size_t index) {
-  LayoutPlanner& layout = cx.layout;
   const Operation& op = cx.graph.operations[index];
   const std::vector<PostOp> chain = eltwise_chain(op);
   if (chain.size() != 1 || op.inputs.size() != 1) return false;
-  const TensorId src = layout.primary(op.inputs[0]);
-  const memory::desc md = layout.tensor(src).md;
-  dnnl::eltwise_forward::desc desc(dnnl::prop_kind::forward_inference, chain[0].algorithm, md, chain[0].alpha,
-                                   chain[0].beta);
-  dnnl::eltwise_forward::primitive_desc pd(desc, scratchpad_attr(), cpu_engine());
-  add_primitive(
-      cx.plan, pd, dnnl::eltwise_forward(pd),
-      {{DNNL_ARG_SRC, src, md}, {DNNL_ARG_DST, layout.define(op.outputs[0], md, layout.tensor(src).axes), md}});
+  add_eltwise(cx, op, chain[0].algorithm, chain[0].alpha, chain[0].beta);
   return true;
 }
 

@@ -392,12 +392,13 @@ OperandId Importer::operand_of(const std::string& name, const std::string& where
   return *v.id;
 }
 
+// Why a float widened to double (Value::widened) is refused where it is used.
+constexpr const char* kWidenedRefusal =
+    " is a double (WebNN has no double data type; a float widened to double is taken only by Cast, IsInf and IsNaN)";
+
 OperandId Importer::float_operand_of(const std::string& name, const std::string& where) {
   auto it = values_.find(name);
-  if (it != values_.end() && it->second.widened)
-    not_supported(where +
-                  " is a double (WebNN has no double data type; a float widened to double is taken "
-                  "only by Cast, IsInf and IsNaN)");
+  if (it != values_.end() && it->second.widened) not_supported(where + kWidenedRefusal);
   return operand_of(name, where);
 }
 
@@ -1006,9 +1007,7 @@ void lower_node(Importer& im, const onnx::NodeProto& node, int64_t opset) {
   for (int i = 0; i < node.input_size(); ++i)
     if (!node.input(i).empty() && im.has(node.input(i)) && im.value(node.input(i)).widened &&
         !takes_widened(node.op_type()))
-      ctx.unsupported("input " + std::to_string(i) + " (\"" + node.input(i) +
-                      "\") is a double (WebNN has no double data type; a float widened to double is taken only by "
-                      "Cast, IsInf and IsNaN)");
+      ctx.unsupported("input " + std::to_string(i) + " (\"" + node.input(i) + "\")" + kWidenedRefusal);
   if (!lowers_subgraphs(node.op_type()))
     for (const auto& a : node.attribute())
       if (a.type() == onnx::AttributeProto::GRAPH || a.type() == onnx::AttributeProto::GRAPHS)
