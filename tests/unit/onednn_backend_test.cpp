@@ -465,6 +465,79 @@ TEST_F(OnednnTest, SoftmaxLayerNormalizationTransposeReshape) {
   EXPECT_EQ(where[2], "reference");
 }
 
+// slice, gather by constant indices that step evenly and concat copy values on onednn: the same
+// bits as the reference kernels, the reference's clamp of out-of-range indices included.
+TEST_F(OnednnTest, SlicesGathersAndConcatsCopyExactly) {
+  const auto indices = [&](Shape shape, std::vector<int64_t> values) {
+    return builder_.add_constant({DataType::kInt64, std::move(shape)},
+                                 BufferRef::copy_of(std::as_bytes(std::span<const int64_t>(values))));
+  };
+  const OperandId x = input({3, 4, 6, 5});
+  output(op(OpKind::kSlice, {x}, SliceAttrs{{1, 0, 2, 1}, {2, 4, 3, 4}, std::nullopt}));
+  output(op(OpKind::kSlice, {x}, SliceAttrs{{0, 1, 0, 0}, {2, 2, 2, 2}, std::vector<uint32_t>{2, 2, 3, 3}}));
+  output(op(OpKind::kGather, {x, indices({}, {1})}, GatherAttrs{0}));               // qkv[1]: a scalar index
+  output(op(OpKind::kGather, {x, indices({1}, {-1})}, GatherAttrs{2}));             // from the end
+  output(op(OpKind::kGather, {x, indices({2, 2}, {0, 2, 4, 6})}, GatherAttrs{2}));  // 6 clamps to 5: not even
+  output(op(OpKind::kGather, {x, indices({3}, {0, 2, 4})}, GatherAttrs{2}));        // steps of 2
+  output(op(OpKind::kGather, {x, indices({}, {99})}, GatherAttrs{3}));              // clamped to the last
+  // Swin-T's roll: one output row, large enough to split over the threads.
+  const OperandId a = input({1, 53, 56, 96}), b = input({1, 3, 56, 96});
+  output(op(OpKind::kConcat, {b, a}, ConcatAttrs{1}));
+  output(op(OpKind::kConcat, {x, constant({3, 4, 6, 2}), x, input({3, 4, 6, 1})}, ConcatAttrs{3}));
+  output(op(OpKind::kConcat, {input({7}), input({1}), input({2})}, ConcatAttrs{0}));
+  const std::vector<std::string> where = check(0.0);
+  EXPECT_EQ(where, (std::vector<std::string>{"onednn", "onednn", "onednn", "onednn", "reference", "onednn", "onednn",
+                                             "onednn", "onednn", "onednn"}));
+}
+
+// resample2d on oneDNN's resampling where its coordinates are the spec's: linear everywhere (float32
+// weights, so a few ULP from the reference's float64), nearest for integer upsampling and odd
+// downsampling only, exactly; any axes, the tensor in NCHW or NHWC, a blocked producer.
+TEST_F(OnednnTest, Resample2dMatchesTheReferenceWhereItsCoordinatesAgree) {
+  const auto resample = [&](OperandId x, InterpolationMode mode, std::vector<uint32_t> sizes,
+                            std::vector<uint32_t> axes = {2, 3}) {
+    Resample2dAttrs a;
+    a.mode = mode;
+    a.sizes = std::move(sizes);
+    a.axes = std::move(axes);
+    return op(OpKind::kResample2d, {x}, a);
+  };
+  constexpr auto kLinear = InterpolationMode::kLinear, kNearest = InterpolationMode::kNearestNeighbor;
+  const OperandId x = input({2, 3, 5, 7});
+  output(resample(x, kLinear, {10, 14}));
+  output(resample(x, kLinear, {8, 3}));          // up and down, by ratios that are not integers
+  output(resample(x, kLinear, {6, 9}, {1, 2}));  // NHWC-like axes: [2, 6, 9, 7]
+  output(resample(x, kLinear, {9, 4}, {3, 2}));  // x before y
+  output(resample(x, kNearest, {15, 21}));       // x3
+  output(resample(x, kNearest, {5, 1}));         // / 7: odd
+  // 2 -> 3 samples coordinate 0.5, which the spec takes to 0 and oneDNN to 1: the reference kernel.
+  output(resample(input({1, 2, 2, 4}), kNearest, {3, 4}));
+  // From convolutions' (possibly blocked) layouts, with whole channel blocks and with padded ones
+  // (21 channels: a segmentation network's classes).
+  const OperandId c = op(OpKind::kConv2d, {input({1, 16, 6, 6}), constant({16, 16, 3, 3})}, conv());
+  output(resample(c, kLinear, {12, 12}));
+  const OperandId d = op(OpKind::kConv2d, {input({1, 16, 7, 7}), constant({21, 16, 3, 3})}, conv());
+  output(resample(d, kLinear, {56, 56}));
+  const std::vector<std::string> where = check(1e-6);
+  EXPECT_EQ(where, (std::vector<std::string>{"onednn", "onednn", "onednn", "onednn", "onednn", "onednn", "reference",
+                                             "onednn", "onednn", "onednn", "onednn"}));
+}
+
+// oneDNN 2.6's jit resampling faults writing a large output to a buffer that is not 64-byte
+// aligned: the plan gives it aligned bytes and copies the result to the caller's buffer.
+TEST_F(OnednnTest, ALargeResampledGraphOutputGoesToCallerBuffersOfAnyAlignment) {
+  Resample2dAttrs a;
+  a.mode = InterpolationMode::kLinear;
+  a.sizes = std::vector<uint32_t>{224, 224};
+  output(op(OpKind::kResample2d, {input({1, 16, 28, 28})}, a));  // 3.2 MB
+  graph_ = builder_.build(outputs_);
+  const std::vector<Bytes> expected = run("reference");
+  for (size_t misalign : {0, 4, 16, 32, 48}) {
+    const std::vector<Bytes> actual = run("onednn", 0, misalign);
+    compare(graph_->outputs[0], actual[0], expected[0], 1e-6);
+  }
+}
+
 // ---- Mixed types and graph outputs ----
 
 TEST_F(OnednnTest, OtherTypesRunOnReferenceKernelsInsideThePlan) {

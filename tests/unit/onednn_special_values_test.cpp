@@ -403,6 +403,38 @@ TEST(OnednnOwnEltwise, InPlaceOnlyWhereNothingReadsTheInputLater) {
   check_both(c, {{x}, {x}});
 }
 
+// erf runs SLEEF's 1-ULP erff (eltwise.hpp): within 1 float32 ULP of float64's erf over [-5, 5],
+// subnormals and the limits included, the sign of zero kept, NaN in, NaN out.
+TEST(OnednnOwnEltwise, ErfIsWithinOneUlpAndKeepsItsLimits) {
+  Floats x;
+  for (int i = -50000; i <= 50000; ++i) x.push_back(float(i) * 1e-4f);
+  for (float tiny : {1e-40f, 1.4e-45f, 1e-20f, 3e-8f}) {
+    x.push_back(tiny);
+    x.push_back(-tiny);
+  }
+  const Floats specials = {kNaN, kInf, -kInf, 0.0f, -0.0f, 10.0f, -10.0f, kMax};
+  x.insert(x.end(), specials.begin(), specials.end());
+  Case c;
+  c.output(c.op(OpKind::kErf, {c.input({static_cast<uint32_t>(x.size())}, x)}));
+  const Floats got = check_both(c, {{x}}).front();
+  double worst = 0;
+  for (size_t i = 0; i + specials.size() < x.size(); ++i) {
+    const double exact = std::erf(double(x[i]));
+    const double ulp = std::nextafter(float(std::fabs(exact)), kInf) - float(std::fabs(exact));
+    worst = std::max(worst, std::fabs(double(got[i]) - exact) / ulp);
+  }
+  EXPECT_LE(worst, 1.0) << "largest error in float32 ULP";
+  const size_t s = x.size() - specials.size();
+  EXPECT_TRUE(std::isnan(got[s]));
+  EXPECT_EQ(got[s + 1], 1.0f);
+  EXPECT_EQ(got[s + 2], -1.0f);
+  EXPECT_TRUE(got[s + 3] == 0.0f && !std::signbit(got[s + 3]));
+  EXPECT_TRUE(got[s + 4] == 0.0f && std::signbit(got[s + 4]));
+  EXPECT_EQ(got[s + 5], 1.0f);
+  EXPECT_EQ(got[s + 6], -1.0f);
+  EXPECT_EQ(got[s + 7], 1.0f);
+}
+
 // ---- Property: random small graphs ----
 
 // Values of a test input: mostly ordinary, some signed zeros, subnormals and values near float32's

@@ -17,6 +17,7 @@
 #include "backends/onednn/omp_threads.hpp"
 #include "backends/onednn/plan.hpp"
 #include "backends/onednn/quantized.hpp"
+#include "backends/onednn/rewrite.hpp"
 
 namespace webnn::onednn {
 
@@ -128,12 +129,13 @@ std::unique_ptr<Plan> compile_plan(std::shared_ptr<const Graph> graph, const Com
   // oneDNN sizes its work decomposition by the thread count at creation: create with the count
   // the plan runs with, and leave the caller's OpenMP setting as it was.
   const OmpThreads threads(options.num_threads);
-  // float16 operations compute in float32 (float16.hpp): the plan runs the widened graph, and
-  // reports placement by the caller's operations.
-  const size_t operations = graph->operations.size();
-  const Float16Widening widened = widen_float16(std::move(graph));
+  // The plan runs the rewritten graph (rewrite.hpp) with its float16 operations computed in
+  // float32 (float16.hpp), and reports placement by the caller's operations.
+  const Rewritten rewritten = rewrite(std::move(graph));
+  const size_t operations = rewritten.graph->operations.size();
+  const Float16Widening widened = widen_float16(rewritten.graph);
   std::unique_ptr<Plan> plan = Compiler(widened.graph, options, finite_inputs).compile();
-  plan->placement = widened.original_placement(plan->placement, operations);
+  plan->placement = rewritten.original_placement(widened.original_placement(plan->placement, operations));
   return plan;
 }
 

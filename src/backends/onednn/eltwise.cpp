@@ -24,17 +24,20 @@ __m512 Sleef_expf16_u10(__m512);
 __m512 Sleef_logf16_u10(__m512);
 __m512 Sleef_log1pf16_u10(__m512);
 __m512 Sleef_expm1f16_u10(__m512);
+__m512 Sleef_erff16_u10(__m512);
 __m512d Sleef_expd8_u10(__m512d);
 // The 8-wide functions dispatch to the processor's AVX2 (or AVX, FMA4) code.
 __m256 Sleef_expf8_u10(__m256);
 __m256 Sleef_logf8_u10(__m256);
 __m256 Sleef_log1pf8_u10(__m256);
 __m256 Sleef_expm1f8_u10(__m256);
+__m256 Sleef_erff8_u10(__m256);
 __m256d Sleef_expd4_u10(__m256d);
 float Sleef_expf_u10(float);
 float Sleef_logf_u10(float);
 float Sleef_log1pf_u10(float);
 float Sleef_expm1f_u10(float);
+float Sleef_erff_u10(float);
 double Sleef_exp_u10(double);
 }
 #pragma GCC pop_options
@@ -53,6 +56,7 @@ inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf16_u10(reinterpret_cas
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf16_u10(reinterpret_cast<__m512>(x))); }
 inline V vexpm1(V x) { return reinterpret_cast<V>(Sleef_expm1f16_u10(reinterpret_cast<__m512>(x))); }
+inline V verf(V x) { return reinterpret_cast<V>(Sleef_erff16_u10(reinterpret_cast<__m512>(x))); }
 // exp in double, rounded once to float: within 0.5 ULP and a hair.
 inline V vexp_rounded(V x) {
   typedef float Half __attribute__((vector_size(32)));
@@ -79,6 +83,7 @@ inline V vexp(V x) { return reinterpret_cast<V>(Sleef_expf8_u10(reinterpret_cast
 inline V vlog(V x) { return reinterpret_cast<V>(Sleef_logf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vlog1p(V x) { return reinterpret_cast<V>(Sleef_log1pf8_u10(reinterpret_cast<__m256>(x))); }
 inline V vexpm1(V x) { return reinterpret_cast<V>(Sleef_expm1f8_u10(reinterpret_cast<__m256>(x))); }
+inline V verf(V x) { return reinterpret_cast<V>(Sleef_erff8_u10(reinterpret_cast<__m256>(x))); }
 inline V vexp_rounded(V x) {
   typedef float Half __attribute__((vector_size(16)));
   typedef double D __attribute__((vector_size(32)));
@@ -102,6 +107,7 @@ inline V vexp(V x) { return Sleef_expf_u10(x); }
 inline V vlog(V x) { return Sleef_logf_u10(x); }
 inline V vlog1p(V x) { return Sleef_log1pf_u10(x); }
 inline V vexpm1(V x) { return Sleef_expm1f_u10(x); }
+inline V verf(V x) { return Sleef_erff_u10(x); }
 inline V vexp_rounded(V x) { return static_cast<float>(Sleef_exp_u10(x)); }
 inline V vfma(V a, V b, V c) { return std::fma(a, b, c); }
 #include "backends/onednn/eltwise_kernels.inc"
@@ -154,6 +160,7 @@ bool has_own_eltwise(OpKind kind) {
     case OpKind::kLog:
     case OpKind::kSoftplus:
     case OpKind::kGelu:
+    case OpKind::kErf:
     case OpKind::kHardSwish:
     case OpKind::kClamp:
     case OpKind::kElu:

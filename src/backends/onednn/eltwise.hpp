@@ -1,9 +1,11 @@
 // Float32 element-wise kernels of our own for the onednn backend, where oneDNN 2.6's eltwise
 // primitives and post-ops are inaccurate (log, exp, softplus, gelu, elu: up to millions of ULP,
-// log(1) != 0, softplus below 0) or turn NaN and infinities into numbers (relu, clamp, hardSwish).
+// log(1) != 0, softplus below 0) or turn NaN and infinities into numbers (relu, clamp, hardSwish),
+// and erf, which oneDNN has no eltwise for (the reference kernel's one element at a time took 2.8 ms
+// of a ConvNeXt-tiny block).
 // Each evaluates the operation's definition as the reference kernels do (NaN in, NaN out; the
 // same limits at the infinities) to within a few float32 ULP, vectorised with SLEEF's accurate
-// (1 ULP) exp, log, log1p and expm1 for AVX-512 or AVX2, whichever the processor has
+// (1 ULP) exp, log, log1p, expm1 and erf for AVX-512 or AVX2, whichever the processor has
 // (docs/onednn.md, "Accuracy"); exp in double, rounded once. Also the NaN/infinity scan of graph
 // inputs.
 #pragma once
@@ -21,8 +23,8 @@ struct EltwiseOp {
   float alpha = 0, beta = 0;  // clamp: min, max; elu, leakyRelu: alpha; hardSigmoid, linear: alpha, beta
 };
 
-// Whether operations of `kind` have a kernel here (relu, clamp, exp, log, softplus, gelu, elu,
-// hardSwish, hardSigmoid).
+// Whether operations of `kind` have a kernel here (relu, clamp, exp, log, softplus, gelu, erf,
+// elu, hardSwish, hardSigmoid).
 bool has_own_eltwise(OpKind kind);
 // The kernel of `op` when it has one here and its input and output are float32.
 std::optional<EltwiseOp> own_eltwise(const Graph& graph, const Operation& op);

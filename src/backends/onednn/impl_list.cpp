@@ -13,6 +13,7 @@ constexpr Candidate kWeightOnly = {"weight-only int8 matrix product, ours", lowe
 constexpr Candidate kConvolution = {"convolution / deconvolution", lower_conv, Operands::kFloat32};
 constexpr Candidate kMatmul = {"matmul", lower_matmul, Operands::kFloat32};
 constexpr Candidate kPooling = {"pooling_v2", lower_pool, Operands::kFloat32};
+constexpr Candidate kResampling = {"resampling", lower_resample, Operands::kFloat32};
 constexpr Candidate kQuantizedAdd = {"QDQ add, ours", lower_quantized_add, Operands::kAny};
 constexpr Candidate kBinary = {"binary", lower_binary, Operands::kFloat32};
 constexpr Candidate kOwnEltwise = {"element-wise kernel, ours", lower_own_eltwise, Operands::kFloat32};
@@ -22,6 +23,9 @@ constexpr Candidate kSoftmax = {"softmax", lower_softmax, Operands::kFloat32};
 constexpr Candidate kLayerNormalization = {"layer_normalization", lower_layer_normalization, Operands::kFloat32};
 constexpr Candidate kReshape = {"view", lower_reshape, Operands::kFloat32};
 constexpr Candidate kTranspose = {"reorder", lower_transpose, Operands::kFloat32};
+constexpr Candidate kSlice = {"strided reorder", lower_slice, Operands::kFloat32};
+constexpr Candidate kGather = {"strided reorder", lower_gather, Operands::kAny};
+constexpr Candidate kConcat = {"copy, ours", lower_concat, Operands::kFloat32};
 constexpr Candidate kFloat16Conversion = {"float16 conversion, ours", lower_float16_conversion, Operands::kAny};
 constexpr Candidate kQuantization = {"quantize / dequantize kernel, ours", lower_own_quantization, Operands::kAny};
 
@@ -42,6 +46,7 @@ constexpr ImplList kImplLists[] = {
     {OpKind::kGemm, {kInt8, kWeightOnly, kMatmul}},
     {OpKind::kAveragePool2d, {kPooling}},
     {OpKind::kMaxPool2d, {kPooling}},
+    {OpKind::kResample2d, {kResampling}},
     {OpKind::kAdd, {kQuantizedAdd, kBinary}},
     {OpKind::kSub, {kBinary}},
     {OpKind::kMul, {kBinary}},
@@ -55,6 +60,7 @@ constexpr ImplList kImplLists[] = {
     {OpKind::kLog, {kOwnEltwise}},
     {OpKind::kSoftplus, {kOwnEltwise}},
     {OpKind::kGelu, {kOwnEltwise}},
+    {OpKind::kErf, {kOwnEltwise}},
     {OpKind::kElu, {kOwnEltwise}},
     {OpKind::kSigmoid, {kEltwise}},
     {OpKind::kTanh, {kEltwise}},
@@ -67,6 +73,9 @@ constexpr ImplList kImplLists[] = {
     {OpKind::kLayerNormalization, {kLayerNormalization}},
     {OpKind::kReshape, {kReshape}},
     {OpKind::kTranspose, {kTranspose}},
+    {OpKind::kSlice, {kSlice}},
+    {OpKind::kGather, {kGather}},
+    {OpKind::kConcat, {kConcat}},
     {OpKind::kCast, {kFloat16Conversion}},
     {OpKind::kQuantizeLinear, {kQuantization}},
     {OpKind::kDequantizeLinear, {kQuantization}},

@@ -70,7 +70,7 @@ TensorId LayoutPlanner::primary(OperandId id) {
   return primary_[id] = add_tensor(std::move(t));
 }
 
-TensorId LayoutPlanner::define(OperandId id, const memory::desc& md, std::vector<int> axes) {
+TensorId LayoutPlanner::define(OperandId id, const memory::desc& md, std::vector<int> axes, bool aligned) {
   PlanTensor t;
   t.operand = id;
   t.desc = g_.desc(id);
@@ -83,7 +83,7 @@ TensorId LayoutPlanner::define(OperandId id, const memory::desc& md, std::vector
     // the buffer is what the layout spans, not the logical size.
     t.bytes = std::max(t.bytes, md.get_size());
   }
-  if (t.plain && first_output_[id] != kNone) {
+  if (t.plain && first_output_[id] != kNone && !aligned) {
     t.home = Home::kGraphOutput;
     t.index = first_output_[id];
   }

@@ -37,8 +37,10 @@ class LayoutPlanner {
   // yet.
   TensorId primary(OperandId id);
   // Defines the tensor an operation writes for operand `id`: the caller's output buffer when the
-  // operand is a graph output and the layout is plain, else arena bytes.
-  TensorId define(OperandId id, const dnnl::memory::desc& md, std::vector<int> axes = {});
+  // operand is a graph output and the layout is plain, else arena bytes. `aligned`: arena bytes
+  // always (64-byte aligned; the caller's buffer need not be), copied to the caller's buffer at
+  // the end, for a primitive that faults on an unaligned destination.
+  TensorId define(OperandId id, const dnnl::memory::desc& md, std::vector<int> axes = {}, bool aligned = false);
   // Operand `id` in the layout `md` over `axes`, reordered (once per layout) when it is not there
   // yet. Constants are reordered here, at compile time. Any plain request is served by plain().
   TensorId in_layout(OperandId id, const dnnl::memory::desc& md, const std::vector<int>& axes = {});

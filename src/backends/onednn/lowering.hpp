@@ -56,6 +56,10 @@ bool lower_matmul(LowerContext& cx, size_t index, const QuantizedAnchor* q);
 // averagePool2d, maxPool2d.
 bool lower_pool(LowerContext& cx, size_t index);
 
+// ---- Resampling (lower_resample.cpp) ----
+
+bool lower_resample(LowerContext& cx, size_t index);  // resample2d of rank 4
+
 // ---- Element-wise (lower_elementwise.cpp) ----
 
 // add, sub, mul, div as a binary primitive.
@@ -75,6 +79,9 @@ bool lower_layer_normalization(LowerContext& cx, size_t index);
 
 bool lower_reshape(LowerContext& cx, size_t index);
 bool lower_transpose(LowerContext& cx, size_t index);
+bool lower_slice(LowerContext& cx, size_t index);
+bool lower_gather(LowerContext& cx, size_t index);  // constant indices that step evenly
+bool lower_concat(LowerContext& cx, size_t index);
 // A cast between float16 and float32 (float16.hpp).
 bool lower_float16_conversion(LowerContext& cx, size_t index);
 
