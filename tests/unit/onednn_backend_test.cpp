@@ -291,6 +291,38 @@ TEST_F(OnednnTest, ChainsOfActivationsAndBroadcastBinaries) {
   check(1e-4);
 }
 
+// x * sigmoid(x) after a convolution or a matmul is one swish post-op, and x * hardSigmoid(x)
+// with alpha 1/6 and beta 1/2 one hardswish post-op (both operations placed on onednn, as fused);
+// where the gate's value is read elsewhere too, or hardSigmoid has other parameters, they are not.
+TEST_F(OnednnTest, SelfGatedActivationsAfterAnAnchorAreOnePostOp) {
+  const auto silu = [&](OperandId x) { return op(OpKind::kMul, {x, op(OpKind::kSigmoid, {x})}); };
+  const OperandId c = op(OpKind::kConv2d, {input({1, 8, 6, 6}), constant({16, 8, 3, 3})}, conv());
+  output(op(OpKind::kAdd, {silu(c), constant({16, 1, 1})}));  // swish, then a bias
+  const OperandId m = op(OpKind::kMatmul, {input({5, 32}), constant({32, 24})});
+  output(op(OpKind::kMul, {op(OpKind::kSigmoid, {m}), m}));  // the mul's operands the other way round
+  const OperandId d = op(OpKind::kConv2d, {input({1, 8, 6, 6}), constant({8, 8, 3, 3})}, conv());
+  const OperandId s = op(OpKind::kSigmoid, {d});
+  output(op(OpKind::kMul, {d, s}));
+  output(s);  // read outside: no swish
+  const auto hard = [&](OperandId x, double alpha) {
+    return op(OpKind::kMul, {op(OpKind::kHardSigmoid, {x}, HardSigmoidAttrs{alpha, 0.5}), x});
+  };
+  const OperandId e = op(OpKind::kConv2d, {input({1, 8, 6, 6}), constant({8, 8, 3, 3})}, conv());
+  output(hard(op(OpKind::kMul, {e, constant({})}), 1.0 / 6));  // after a scale: hardswish
+  const OperandId f = op(OpKind::kConv2d, {input({1, 8, 6, 6}), constant({8, 8, 3, 3})}, conv());
+  output(hard(f, 0.2));  // ONNX's default alpha: not hardSwish
+  // sigmoid is within 2.8 ULP on oneDNN ("Accuracy"); swish's x * sigmoid(x) rounds once more.
+  check(1e-6);
+  const onednn::Fusion fusion(*graph_, std::vector<uint8_t>(graph_->operands.size(), 0));
+  EXPECT_EQ(fusion.post_ops(0).size(), 2u);  // conv: swish, add
+  EXPECT_EQ(fusion.post_ops(0).front().algorithm, dnnl::algorithm::eltwise_swish);
+  EXPECT_EQ(fusion.post_ops(4).front().algorithm, dnnl::algorithm::eltwise_swish);  // matmul
+  EXPECT_TRUE(fusion.chain(7).empty());       // third conv: its value is read twice, so no chain
+  EXPECT_EQ(fusion.post_ops(10).size(), 2u);  // scale, hardswish
+  EXPECT_EQ(fusion.post_ops(10).back().algorithm, dnnl::algorithm::eltwise_hardswish);
+  EXPECT_TRUE(fusion.post_ops(14).empty());
+}
+
 // Broadcasts that oneDNN 2.6's binary computes with its reference implementation over the
 // tensors' own shapes run over 3-D views of them (broadcast_as_3d); these agree with the reference
 // backend, from plain inputs and from a convolution's blocked output, and so does one of 4 groups,

@@ -253,6 +253,20 @@ bool post_op_broadcast_is_fast(const Shape& other, const Shape& out) {
   return true;
 }
 
+// The post-op computing x * gate(x) for a gate that reads x: x * sigmoid(x) is swish (SiLU,
+// EfficientNet's activation); x * hardSigmoid(x) with alpha 1/6 and beta 1/2 is hardSwish, as
+// PyTorch exports nn.Hardswish below opset 14 (MobileNetV3).
+std::optional<PostOp> self_gated(const Operation& gate) {
+  if (gate.kind == OpKind::kSigmoid) return eltwise(algorithm::eltwise_swish, 1.0);
+  if (gate.kind == OpKind::kHardSigmoid) {
+    const auto& a = std::get<HardSigmoidAttrs>(gate.attrs);
+    // The spec casts alpha and beta to float32: 1/6 as float32, exactly.
+    if (static_cast<float>(a.alpha) == 1.0f / 6.0f && static_cast<float>(a.beta) == 0.5f)
+      return eltwise(algorithm::eltwise_hardswish);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
@@ -297,7 +311,32 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
       }
     }
     OperandId value = op.outputs[0];
+    const bool matmul = op.kind == OpKind::kMatmul || op.kind == OpKind::kGemm;
+    // Whether the chain already has an element-wise post-op of this algorithm.
+    const auto repeats = [&](const PostOp& l) {
+      return std::any_of(post.begin(), post.end(),
+                         [&](const PostOp& p) { return !p.binary && p.algorithm == l.algorithm; });
+    };
     while (post.size() < kMaxPostOps) {
+      // x * gate(x), x read by the gate and by the mul alone, the gate by the mul alone: one
+      // post-op for both (as an activation: not where x may hold a NaN or an infinity).
+      if (!is_output[value] && readers[value].size() == 2 && !specials[value]) {
+        const size_t gate = readers[value][0], mul = readers[value][1];
+        const Operation& s = g.operations[gate];
+        const Operation& m = g.operations[mul];
+        const std::optional<PostOp> gated = self_gated(s);
+        if (gated && m.kind == OpKind::kMul && !is_output[s.outputs[0]] && readers[s.outputs[0]].size() == 1 &&
+            readers[s.outputs[0]][0] == mul && (m.inputs[0] == value || m.inputs[1] == value) &&
+            is_f32(g, m.outputs[0]) && g.desc(m.outputs[0]).shape == g.desc(value).shape &&
+            !(matmul && repeats(*gated))) {
+          fused_activation_ = true;
+          post.push_back(*gated);
+          chains_[anchor].insert(chains_[anchor].end(), {gate, mul});
+          fused_into_[gate] = fused_into_[mul] = anchor;
+          value = m.outputs[0];
+          continue;
+        }
+      }
       if (is_output[value] || readers[value].size() != 1) break;
       const size_t next = readers[value][0];
       const Operation& link = g.operations[next];
@@ -305,7 +344,6 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
           g.desc(link.outputs[0]).shape != g.desc(value).shape)
         break;
       std::vector<PostOp> links;
-      const bool matmul = op.kind == OpKind::kMatmul || op.kind == OpKind::kGemm;
       if (auto alg = binary_algorithm(link.kind)) {
         const bool first = link.inputs[0] == value;
         const OperandId other = first ? link.inputs[1] : link.inputs[0];
@@ -333,10 +371,6 @@ Fusion::Fusion(const Graph& graph, const std::vector<uint8_t>& specials)
         // oneDNN 2.6's brgemm matmul gives a second eltwise post-op of an algorithm the chain
         // already has the first one's parameters (matmul + linear + linear computed the first
         // linear twice): such a link ends a matmul's chain.
-        const auto repeats = [&](const PostOp& l) {
-          return std::any_of(post.begin(), post.end(),
-                             [&](const PostOp& p) { return !p.binary && p.algorithm == l.algorithm; });
-        };
         if (matmul && std::any_of(links.begin(), links.end(), repeats)) break;
       }
       if (post.size() + links.size() > kMaxPostOps) break;

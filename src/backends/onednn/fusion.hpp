@@ -3,7 +3,10 @@
 // as each link is the only reader of the value before it, that value is not a graph output, and
 // the link is an activation oneDNN computes exactly enough (relu, clamp, sigmoid, tanh, hardSwish,
 // leakyRelu, linear, hardSigmoid, abs, sqrt, neg) or an add/sub/mul/div whose other operand is
-// ready before the anchor runs (a residual, a bias, a scale).
+// ready before the anchor runs (a residual, a bias, a scale). x * sigmoid(x) (SiLU) and
+// x * hardSigmoid(x) with alpha 1/6 and beta 1/2 (hardSwish as PyTorch exports it below opset 14),
+// where x is read by those two alone, are one link of two operations: oneDNN's swish or hardswish
+// post-op.
 //
 // oneDNN's activation post-ops turn NaN into a number (relu, clamp, sigmoid) and -Infinity into NaN
 // (relu, hardSwish), so an activation is fused only where the value it reads cannot hold a NaN or

@@ -21,9 +21,7 @@ using dnnl::memory;
 
 namespace {
 
-bool nearest_has_no_halves(int64_t in, int64_t out) {
-  return out % in == 0 || (in % out == 0 && (in / out) % 2 == 1);
-}
+bool nearest_has_no_halves(int64_t in, int64_t out) { return out % in == 0 || (in % out == 0 && (in / out) % 2 == 1); }
 
 }  // namespace
 
