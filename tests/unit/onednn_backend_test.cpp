@@ -570,6 +570,49 @@ TEST_F(OnednnTest, ALargeResampledGraphOutputGoesToCallerBuffersOfAnyAlignment) 
   }
 }
 
+// batchNormalization on oneDNN's batch_normalization: any channel axis, with and without scale and
+// bias, from a convolution's (blocked) layout, ranks 2 to 5.
+TEST_F(OnednnTest, BatchNormalizationOnOnednnMatchesTheReference) {
+  const auto bn = [&](OperandId x, uint32_t axis, bool scale, bool bias, uint32_t channels) {
+    BatchNormalizationAttrs a;
+    a.axis = axis;
+    a.epsilon = 1e-3;
+    if (scale) a.scale = OperandRef{constant({channels})};
+    if (bias) a.bias = OperandRef{constant({channels})};
+    const OperandId mean = constant({channels});
+    const OperandId variance = op(OpKind::kAbs, {constant({channels})});  // not negative
+    return op(OpKind::kBatchNormalization, {x, mean, variance}, a);
+  };
+  output(bn(input({2, 5, 4, 3}), 1, true, true, 5));
+  output(bn(input({2, 4, 3, 6}), 3, true, false, 6));  // NHWC
+  output(bn(input({7, 2, 3}), 0, false, true, 7));     // the first axis
+  output(bn(input({4, 9}), 1, false, false, 9));
+  output(bn(input({1, 3, 2, 4, 5}), 1, true, true, 3));
+  const OperandId c = op(OpKind::kConv2d, {input({1, 16, 6, 6}), constant({32, 16, 3, 3})}, conv());
+  output(op(OpKind::kRelu, {bn(c, 1, true, true, 32)}));
+  const std::vector<std::string> where = check(1e-5);
+  for (const Operation& o : graph_->operations)
+    if (o.kind == OpKind::kBatchNormalization)
+      EXPECT_EQ(where[static_cast<size_t>(&o - graph_->operations.data())], "onednn");
+}
+
+// concat keeps the layout its inputs share (a convolution's blocked output, whole channel blocks),
+// along the channels and along another axis, and falls back to plain tensors where they differ
+// (a graph input beside a convolution's output, padded channel blocks). Exact in every case.
+TEST_F(OnednnTest, ConcatsInTheirInputsLayoutCopyExactly) {
+  const auto conv_of = [&](Shape in, uint32_t out_channels) {
+    return op(OpKind::kConv2d, {input(in), constant({out_channels, in[1], 3, 3})}, conv());
+  };
+  const OperandId a = conv_of({1, 8, 6, 6}, 16), b = conv_of({1, 8, 6, 6}, 32);
+  const OperandId joined = op(OpKind::kConcat, {a, b}, ConcatAttrs{1});
+  output(op(OpKind::kConv2d, {joined, constant({16, 48, 3, 3})}, conv()));  // read blocked again
+  output(op(OpKind::kConcat, {conv_of({1, 8, 5, 6}, 16), conv_of({1, 8, 3, 6}, 16)}, ConcatAttrs{2}));
+  output(op(OpKind::kConcat, {conv_of({1, 8, 6, 6}, 16), input({1, 4, 6, 6})}, ConcatAttrs{1}));
+  output(op(OpKind::kConcat, {conv_of({1, 8, 6, 6}, 21), conv_of({1, 8, 6, 6}, 11)}, ConcatAttrs{1}));
+  output(joined);
+  check(1e-5);
+}
+
 // ---- Mixed types and graph outputs ----
 
 TEST_F(OnednnTest, OtherTypesRunOnReferenceKernelsInsideThePlan) {

@@ -21,6 +21,7 @@ constexpr Candidate kEltwise = {"eltwise", lower_eltwise, Operands::kFloat32};
 constexpr Candidate kSquare = {"eltwise square", lower_square, Operands::kFloat32};
 constexpr Candidate kSoftmax = {"softmax", lower_softmax, Operands::kFloat32};
 constexpr Candidate kLayerNormalization = {"layer_normalization", lower_layer_normalization, Operands::kFloat32};
+constexpr Candidate kBatchNormalization = {"batch_normalization", lower_batch_normalization, Operands::kFloat32};
 constexpr Candidate kReshape = {"view", lower_reshape, Operands::kFloat32};
 constexpr Candidate kTranspose = {"reorder", lower_transpose, Operands::kFloat32};
 constexpr Candidate kSlice = {"strided reorder", lower_slice, Operands::kFloat32};
@@ -71,6 +72,7 @@ constexpr ImplList kImplLists[] = {
     {OpKind::kNeg, {kEltwise}},
     {OpKind::kSoftmax, {kSoftmax}},
     {OpKind::kLayerNormalization, {kLayerNormalization}},
+    {OpKind::kBatchNormalization, {kBatchNormalization}},
     {OpKind::kReshape, {kReshape}},
     {OpKind::kTranspose, {kTranspose}},
     {OpKind::kSlice, {kSlice}},

@@ -41,6 +41,7 @@ bool lower_resample(LowerContext& cx, size_t index) {
     if (k != static_cast<int>(spatial[0]) && k != static_cast<int>(spatial[1])) axes.push_back(k);
   axes.push_back(static_cast<int>(spatial[0]));
   axes.push_back(static_cast<int>(spatial[1]));
+  axes = canonical_axes(std::move(axes));
   for (uint32_t axis : spatial)
     if (in[axis] == 0 || out[axis] == 0) return false;
   dnnl::algorithm algorithm = dnnl::algorithm::resampling_linear;

@@ -74,6 +74,7 @@ bool lower_square(LowerContext& cx, size_t index);  // pow(x, 2)
 
 bool lower_softmax(LowerContext& cx, size_t index);
 bool lower_layer_normalization(LowerContext& cx, size_t index);
+bool lower_batch_normalization(LowerContext& cx, size_t index);
 
 // ---- Moving and converting values (lower_movement.cpp) ----
 

@@ -70,6 +70,12 @@ memory::desc as_rows(const Shape& shape, memory::data_type type) {
   return memory::desc({rows, cols}, type, Dims{cols, 1});
 }
 
+std::vector<int> canonical_axes(std::vector<int> axes) {
+  for (size_t i = 0; i < axes.size(); ++i)
+    if (axes[i] != static_cast<int>(i)) return axes;
+  return {};
+}
+
 std::vector<int> image_axes(InputLayout layout) {
   return layout == InputLayout::kNchw ? std::vector<int>{} : std::vector<int>{0, 3, 1, 2};
 }

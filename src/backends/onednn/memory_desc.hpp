@@ -37,6 +37,8 @@ std::optional<std::pair<Dims, Dims>> broadcast_as_3d(const Shape& out, const Sha
 dnnl::memory::desc as_rows(const Shape& shape, dnnl::memory::data_type type = dnnl::memory::data_type::f32);
 // Axes of an NCHW-ordered oneDNN view of a tensor in `layout` (empty: the identity, as everywhere).
 std::vector<int> image_axes(InputLayout layout);
+// `axes` as the plan's tensors hold them: empty for the identity.
+std::vector<int> canonical_axes(std::vector<int> axes);
 
 bool is_f32(const OperandDescriptor& desc);
 // The oneDNN type of the tensors that carry a layout: float32, and the 8-bit types of int8 QDQ

@@ -39,7 +39,10 @@ BufferRef aligned(const BufferRef& data) {
 
 class Rewriter {
  public:
-  explicit Rewriter(const Graph& g) : in_(g), w_(std::make_shared<Graph>(g)), folded_(g.operations.size(), false) {}
+  explicit Rewriter(const Graph& g)
+      : in_(g), w_(std::make_shared<Graph>(g)), folded_(g.operations.size(), false), output_(g.operands.size(), false) {
+    for (const NamedOperand& o : g.outputs) output_[o.operand] = true;
+  }
 
   Rewritten run() {
     fold();
@@ -103,9 +106,8 @@ class Rewriter {
     return true;
   }
 
-  bool is_graph_output(OperandId id) const {
-    return std::any_of(w_->outputs.begin(), w_->outputs.end(), [&](const NamedOperand& o) { return o.operand == id; });
-  }
+  // Operands added by a rewrite (a reshaped scale) are none.
+  bool is_graph_output(OperandId id) const { return id < output_.size() && output_[id]; }
 
   void fold() {
     for (size_t i = 0; i < g().operations.size(); ++i) {
@@ -194,7 +196,7 @@ class Rewriter {
     return std::fabs(*v - expected) <= tolerance * std::fabs(expected);
   }
 
-  // `op`'s operand other than `id` (a binary operation reading `id` once), or kNoOperand.
+  // `op`'s operand other than `id` (a binary operation reading `id` once), or nullopt.
   static std::optional<OperandId> other(const Operation& op, OperandId id) {
     if (op.inputs.size() != 2) return std::nullopt;
     if (op.inputs[0] == id && op.inputs[1] != id) return op.inputs[1];
@@ -554,6 +556,7 @@ class Rewriter {
   const Graph& in_;
   std::shared_ptr<Graph> w_;  // the graph being rewritten: a copy of in_, its operations in in_'s order
   std::vector<bool> folded_;
+  std::vector<bool> output_;  // by operand of in_: whether it is a graph output
   bool any_folded_ = false;
   std::vector<std::vector<size_t>> readers_;    // by operand: the operations reading it (twice if twice)
   std::vector<size_t> producer_;                // by operand: the operation writing it, or kNoOp
