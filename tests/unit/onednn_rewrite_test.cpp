@@ -77,15 +77,16 @@ double gelu(double x) { return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0))); }
 
 // ---- gelu ----
 
+// PyTorch's spelling, (x * (erf(x / divisor) + one)) * half, with the constants given.
+OperandId written_gelu(Built& b, float divisor, float one, float half) {
+  const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(divisor)})});
+  return b.op(OpKind::kMul, {b.op(OpKind::kMul, {b.x, b.op(OpKind::kAdd, {e, b.scalar(one)})}), b.scalar(half)});
+}
+
 // The spellings of 0.5 * x * (1 + erf(x / sqrt(2))) that exporters write.
 const std::vector<std::pair<std::string, std::function<OperandId(Built&)>>>& gelu_spellings() {
   static const std::vector<std::pair<std::string, std::function<OperandId(Built&)>>> spellings = {
-      {"PyTorch: (x * (erf(x / sqrt2) + 1)) * 0.5",
-       [](Built& b) {
-         const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(1.41421356f)})});
-         const OperandId s = b.op(OpKind::kAdd, {e, b.scalar(1.0f)});
-         return b.op(OpKind::kMul, {b.op(OpKind::kMul, {b.x, s}), b.scalar(0.5f)});
-       }},
+      {"PyTorch: (x * (erf(x / sqrt2) + 1)) * 0.5", [](Built& b) { return written_gelu(b, 1.41421356f, 1, 0.5f); }},
       {"BERT: (x * 0.5) * (1 + erf(x / sqrt2))",
        [](Built& b) {
          const OperandId h = b.op(OpKind::kMul, {b.x, b.scalar(0.5f)});
@@ -135,24 +136,9 @@ TEST(OnednnRewrite, GeluIsLeftAloneWhereAnyStepDiffers) {
     std::function<OperandId(Built&)> spell;
   };
   const std::vector<Variant> variants = {
-      {"x / 1.5",
-       [](Built& b) {
-         const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(1.5f)})});
-         return b.op(OpKind::kMul,
-                     {b.op(OpKind::kMul, {b.x, b.op(OpKind::kAdd, {e, b.scalar(1.0f)})}), b.scalar(0.5f)});
-       }},
-      {"+ 2",
-       [](Built& b) {
-         const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(1.41421356f)})});
-         return b.op(OpKind::kMul,
-                     {b.op(OpKind::kMul, {b.x, b.op(OpKind::kAdd, {e, b.scalar(2.0f)})}), b.scalar(0.5f)});
-       }},
-      {"* 0.25",
-       [](Built& b) {
-         const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(1.41421356f)})});
-         return b.op(OpKind::kMul,
-                     {b.op(OpKind::kMul, {b.x, b.op(OpKind::kAdd, {e, b.scalar(1.0f)})}), b.scalar(0.25f)});
-       }},
+      {"x / 1.5", [](Built& b) { return written_gelu(b, 1.5f, 1, 0.5f); }},
+      {"+ 2", [](Built& b) { return written_gelu(b, 1.41421356f, 2, 0.5f); }},
+      {"* 0.25", [](Built& b) { return written_gelu(b, 1.41421356f, 1, 0.25f); }},
       {"the erf is a graph output too",
        [](Built& b) {
          const OperandId e = b.op(OpKind::kErf, {b.op(OpKind::kDiv, {b.x, b.scalar(1.41421356f)})});
