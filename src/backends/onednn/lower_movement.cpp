@@ -1,7 +1,7 @@
 // Operations that move or convert values without arithmetic: reshape (a view of the same bytes);
 // transpose, slice and a gather by constant indices that step evenly (a reorder from a strided view
-// of the input); concat (oneDNN's concat); casts between float16 and float32 (one vectorised pass
-// of our own, float16.hpp).
+// of the input); concat (a copy of our own, in its inputs' blocked layout or plain); casts between
+// float16 and float32 (one vectorised pass of our own, float16.hpp).
 #include <omp.h>
 
 #include <algorithm>
