@@ -461,6 +461,65 @@ TEST(OnednnRewrite, ConvolutionTapsThatReadOnlyPaddingAreCut) {
   }
 }
 
+// Property: random spellings of GELU and layer normalization, some with one step perturbed (a
+// constant off, an intermediate also a graph output, the variance over other axes), chained after
+// one another: onednn (rewritten or not) agrees with the reference running them as written, and
+// both outcomes occur.
+TEST(OnednnRewriteProperty, RandomCompositionsAgreeWithTheReference) {
+  std::mt19937 rng(2026);
+  const auto chance = [&](int percent) { return std::uniform_int_distribution<int>(0, 99)(rng) < percent; };
+  size_t rewritten = 0, kept = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const uint32_t rows = 1 + rng() % 4, inner = 2 + rng() % 9, last = 3 + rng() % 20;
+    Built b({rows, inner, last});
+    OperandId v = b.x;
+    const int steps = 1 + static_cast<int>(rng() % 3);
+    for (int s = 0; s < steps; ++s) {
+      const bool perturb = chance(30);
+      if (chance(50)) {
+        const float divisor = perturb && chance(50) ? 1.5f : 1.41421356f;
+        const OperandId scaled =
+            chance(50) ? b.op(OpKind::kDiv, {v, b.scalar(divisor)}) : b.op(OpKind::kMul, {v, b.scalar(1.0f / divisor)});
+        const OperandId e = b.op(OpKind::kErf, {scaled});
+        if (perturb && chance(50)) b.output(e);
+        const OperandId sum =
+            chance(50) ? b.op(OpKind::kAdd, {e, b.scalar(1.0f)}) : b.op(OpKind::kAdd, {b.scalar(1.0f), e});
+        v = chance(50) ? b.op(OpKind::kMul, {b.op(OpKind::kMul, {v, sum}), b.scalar(0.5f)})
+                       : b.op(OpKind::kMul, {b.op(OpKind::kMul, {b.scalar(0.5f), v}), sum});
+      } else {
+        const std::vector<uint32_t> axes = chance(50) ? std::vector<uint32_t>{2} : std::vector<uint32_t>{1, 2};
+        const OperandId mean = b.op(OpKind::kReduceMean, {v}, ReduceAttrs{axes, true});
+        const OperandId d = b.op(OpKind::kSub, {v, mean});
+        if (perturb && chance(50)) b.output(d);
+        const OperandId sq = chance(50) ? b.op(OpKind::kMul, {d, d}) : b.op(OpKind::kPow, {d, b.scalar(2.0f)});
+        const std::vector<uint32_t> var_axes = perturb && chance(50) ? std::vector<uint32_t>{1, 2} : axes;
+        const OperandId var = b.op(OpKind::kReduceMean, {sq}, ReduceAttrs{var_axes, true});
+        const OperandId root = b.op(OpKind::kSqrt, {b.op(OpKind::kAdd, {var, b.scalar(1e-5f)})});
+        v = chance(50) ? b.op(OpKind::kDiv, {d, root}) : b.op(OpKind::kMul, {d, b.op(OpKind::kReciprocal, {root})});
+        if (chance(60)) {
+          Floats scale(last);
+          for (float& x : scale) x = std::uniform_real_distribution<float>(-2, 2)(rng);
+          v = b.op(OpKind::kMul, {v, b.constant({last}, scale)});
+        }
+        if (chance(60)) v = b.op(OpKind::kAdd, {v, b.constant({1, 1, last}, Floats(last, 0.25f))});
+      }
+    }
+    b.output(v);
+    const std::shared_ptr<const Graph> graph = b.build();
+    const onednn::Rewritten r = onednn::rewrite(graph);
+    (count(*r.graph, OpKind::kGelu) + count(*r.graph, OpKind::kLayerNormalization) > 0 ? rewritten : kept) += 1;
+    for (size_t o = 0; o < graph->outputs.size(); ++o) {
+      const Floats expected = run("reference", graph, b.feed, nullptr, o);
+      const Floats got = run("onednn", graph, b.feed, nullptr, o);
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_NEAR(got[i], expected[i], 2e-5 * (1 + std::fabs(expected[i])))
+            << "trial " << trial << ", output " << o << " [" << i << "]";
+    }
+  }
+  EXPECT_GT(rewritten, 20u);
+  EXPECT_GT(kept, 5u);
+}
+
 TEST(OnednnRewrite, AGraphWithNothingToRewriteIsCompiledAsItIs) {
   Built b({2, 3});
   b.output(b.op(OpKind::kRelu, {b.x}));
