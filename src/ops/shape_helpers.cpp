@@ -63,11 +63,8 @@ void check_axes(const std::string& what, const std::vector<uint32_t>& axes, size
   }
 }
 
-namespace {
-// Floor and ceiling of n / d for d > 0, exact for negative n.
 int64_t floor_div(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
 int64_t ceil_div(int64_t n, int64_t d) { return -floor_div(-n, d); }
-}  // namespace
 
 ConvOutputSize conv_output_size(uint32_t input_size, uint32_t filter_size, uint32_t beginning_padding,
                                 uint32_t ending_padding, uint32_t stride, uint32_t dilation) {

@@ -35,6 +35,10 @@ std::optional<Shape> broadcast_bidirectional(const Shape& a, const Shape& b);
 // argument in the message ("reduceMean: axes").
 void check_axes(const std::string& what, const std::vector<uint32_t>& axes, size_t rank);
 
+// Floor and ceiling of n / d for d > 0, exact for negative n.
+int64_t floor_div(int64_t n, int64_t d);
+int64_t ceil_div(int64_t n, int64_t d);
+
 // spec: #mlgraphbuilder-calculate-conv-output-size — the real quotient
 // (inputSize - effectiveFilterSize + beginningPadding + endingPadding) / stride + 1, kept exact as
 // its floor and its ceiling. Either may be zero or negative when the window does not fit.

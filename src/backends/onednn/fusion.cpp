@@ -42,6 +42,17 @@ bool is_anchor(const Graph& g, const Operation& op) {
 
 }  // namespace
 
+float float_at(const void* data, size_t i, DataType type) {
+  if (type == DataType::kFloat32) {
+    float x;
+    std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
+    return x;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
+  return half_to_float(bits);
+}
+
 std::vector<PostOp> eltwise_chain(const Operation& op) {
   switch (op.kind) {
     case OpKind::kRelu:
@@ -85,18 +96,6 @@ uint8_t special_of(float x) {
   if (std::isnan(x)) return kNaN;
   if (std::isinf(x)) return x > 0 ? kPlusInfinity : kMinusInfinity;
   return 0;
-}
-
-// Element i of a float32 or float16 constant, as float.
-float float_at(const void* data, size_t i, DataType type) {
-  if (type == DataType::kFloat32) {
-    float x;
-    std::memcpy(&x, static_cast<const char*>(data) + i * sizeof x, sizeof x);
-    return x;
-  }
-  uint16_t bits;
-  std::memcpy(&bits, static_cast<const char*>(data) + i * sizeof bits, sizeof bits);
-  return half_to_float(bits);
 }
 
 // The kinds of special value a constant holds (has_nan_or_inf finds one in float32 and float16

@@ -38,6 +38,9 @@ struct PostOp {
   OperandId other = 0;        // binary: the operand that is not the chain's value
 };
 
+// Element i of float32 or float16 bytes (a constant's), as float.
+float float_at(const void* data, size_t i, DataType type);
+
 // The eltwise post-ops that compute `op` (one activation may take two, e.g. hardSigmoid =
 // clip(linear(x))); empty when oneDNN has none accurate enough.
 std::vector<PostOp> eltwise_chain(const Operation& op);

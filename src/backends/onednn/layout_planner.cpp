@@ -25,6 +25,11 @@ memory::desc LayoutPlanner::plain_md(OperandId id, const std::vector<int>& axes)
   return plain_view(g_.desc(id).shape, axes, *onednn_type(g_.desc(id).data_type));
 }
 
+memory::desc LayoutPlanner::primary_md(OperandId id, const std::vector<int>& axes) {
+  const PlanTensor& t = tensor(primary(id));
+  return t.axes == axes ? t.md : plain_md(id, axes);
+}
+
 memory::desc LayoutPlanner::retyped(memory::desc md, OperandId id) const {
   md.data.data_type = static_cast<dnnl_data_type_t>(*onednn_type(g_.desc(id).data_type));
   return md;

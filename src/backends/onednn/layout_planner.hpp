@@ -44,6 +44,9 @@ class LayoutPlanner {
   // Operand `id` in the layout `md` over `axes`, reordered (once per layout) when it is not there
   // yet. Constants are reordered here, at compile time. Any plain request is served by plain().
   TensorId in_layout(OperandId id, const dnnl::memory::desc& md, const std::vector<int>& axes = {});
+  // The descriptor of operand `id`'s primary tensor when that tensor has `axes`, else its plain view
+  // through them: the source a primitive that takes any layout is created with.
+  dnnl::memory::desc primary_md(OperandId id, const std::vector<int>& axes);
   // Operand `id` in plain row-major layout: what reference kernels, copies and plain views read.
   // A blocked tensor is reordered to the plain view over its own axes.
   TensorId plain(OperandId id);

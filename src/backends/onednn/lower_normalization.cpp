@@ -62,8 +62,7 @@ bool lower_batch_normalization(LowerContext& cx, size_t index) {
     if (k != static_cast<int>(attrs.axis)) axes.push_back(k);
   axes.insert(axes.begin() + 1, static_cast<int>(attrs.axis));
   axes = canonical_axes(std::move(axes));
-  const TensorId primary = layout.primary(input);
-  const memory::desc src_md = layout.tensor(primary).axes == axes ? layout.tensor(primary).md : plain_view(shape, axes);
+  const memory::desc src_md = layout.primary_md(input, axes);
   auto flags = dnnl::normalization_flags::use_global_stats;
   if (attrs.scale) flags |= dnnl::normalization_flags::use_scale;
   if (attrs.bias) flags |= dnnl::normalization_flags::use_shift;

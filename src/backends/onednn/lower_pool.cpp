@@ -42,9 +42,7 @@ bool lower_pool(LowerContext& cx, size_t index) {
   }
   const dnnl::algorithm algorithm =
       op.kind == OpKind::kMaxPool2d ? dnnl::algorithm::pooling_max : dnnl::algorithm::pooling_avg_exclude_padding;
-  const TensorId src = layout.primary(input);
-  const memory::desc src_md =
-      layout.tensor(src).axes == axes ? layout.tensor(src).md : plain_view(g.desc(input).shape, axes);
+  const memory::desc src_md = layout.primary_md(input, axes);
   const bool graph_output = layout.is_graph_output(output);
   const memory::desc dst_md = graph_output ? plain_view(g.desc(output).shape, axes)
                                            : memory::desc({out.batches, out.channels, out.height, out.width},

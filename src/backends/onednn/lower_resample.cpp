@@ -53,8 +53,7 @@ bool lower_resample(LowerContext& cx, size_t index) {
     if (cx.specials[input]) return false;
     cx.plan.needs_finite_inputs = true;
   }
-  const TensorId src = layout.primary(input);
-  const memory::desc src_md = layout.tensor(src).axes == axes ? layout.tensor(src).md : plain_view(in, axes);
+  const memory::desc src_md = layout.primary_md(input, axes);
   const memory::desc view = plain_view(out, axes);
   const memory::desc dst_md = layout.is_graph_output(output)
                                   ? view

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -11,8 +10,9 @@
 #include <type_traits>
 #include <utility>
 
+#include "backends/onednn/fusion.hpp"
 #include "backends/reference/run_operation.hpp"
-#include "core/float16.hpp"
+#include "ops/shape_helpers.hpp"
 
 namespace webnn::onednn {
 
@@ -166,21 +166,11 @@ class Rewriter {
     if (o.kind != OperandKind::kConstant) return std::nullopt;
     const std::optional<uint64_t> n = o.desc.element_count();
     if (!n || *n == 0 || *n > 64) return std::nullopt;
+    if (o.desc.data_type != DataType::kFloat32 && o.desc.data_type != DataType::kFloat16) return std::nullopt;
     const std::byte* p = w_->constant_data(id).data.get();
     std::optional<double> value;
     for (uint64_t i = 0; i < *n; ++i) {
-      double v;
-      if (o.desc.data_type == DataType::kFloat32) {
-        float f;
-        std::memcpy(&f, p + i * sizeof f, sizeof f);
-        v = f;
-      } else if (o.desc.data_type == DataType::kFloat16) {
-        uint16_t h;
-        std::memcpy(&h, p + i * sizeof h, sizeof h);
-        v = half_to_float(h);
-      } else {
-        return std::nullopt;
-      }
+      const double v = float_at(p, static_cast<size_t>(i), o.desc.data_type);
       if (value && *value != v) return std::nullopt;
       value = v;
     }
@@ -446,12 +436,11 @@ class Rewriter {
   // or nullopt when none does.
   static std::optional<std::pair<int64_t, int64_t>> reachable_taps(int64_t in, int64_t out, int64_t k, int64_t stride,
                                                                    int64_t dilation, int64_t pad_begin) {
-    const auto floor_div = [](int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); };
     std::optional<std::pair<int64_t, int64_t>> range;
     for (int64_t tap = 0; tap < k; ++tap) {
       // Output o reads input o * stride - pad_begin + tap * dilation.
-      const int64_t lo = std::max<int64_t>(0, -floor_div(tap * dilation - pad_begin, stride));
-      const int64_t hi = std::min<int64_t>(out - 1, floor_div(in - 1 + pad_begin - tap * dilation, stride));
+      const int64_t lo = std::max<int64_t>(0, ops::ceil_div(pad_begin - tap * dilation, stride));
+      const int64_t hi = std::min<int64_t>(out - 1, ops::floor_div(in - 1 + pad_begin - tap * dilation, stride));
       if (lo > hi) continue;
       if (!range) range = std::pair<int64_t, int64_t>{tap, tap};
       range->second = tap;

@@ -21,6 +21,7 @@
 #include "backends/reference/kernel_util.hpp"
 #include "backends/reference/kernels.hpp"
 #include "ops/number_cast.hpp"
+#include "ops/shape_helpers.hpp"
 
 namespace webnn::reference {
 
@@ -33,9 +34,6 @@ struct AxisSample {
   double t = 0;
 };
 
-// floor(n / d) for d > 0.
-int64_t floor_div(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
-
 std::vector<AxisSample> axis_samples(int64_t in, int64_t out, InterpolationMode mode) {
   std::vector<AxisSample> samples(static_cast<size_t>(out));
   for (int64_t o = 0; o < out; ++o) {
@@ -44,7 +42,7 @@ std::vector<AxisSample> axis_samples(int64_t in, int64_t out, InterpolationMode 
     if (mode == InterpolationMode::kNearestNeighbor) {
       // ceil(coordinate - 0.5) = -floor(-((2o + 1) * in - 2 * out) / den); clamping the
       // coordinate first gives the same index as clamping the index after.
-      const int64_t index = -floor_div(2 * out - (2 * o + 1) * in, den);
+      const int64_t index = -ops::floor_div(2 * out - (2 * o + 1) * in, den);
       s.i0 = s.i1 = std::clamp<int64_t>(index, 0, in - 1);
       continue;
     }
